@@ -1,0 +1,103 @@
+# After project(): sets up the platform chosen in SelectGpuRuntime.cmake and provides
+#   tutorial::hip_runtime       interface target: the HIP headers and runtime for this platform
+#   tutorial_use_hip(<target>)  compiles the target's .hip sources for this platform and links HIP
+#   TUTORIAL_HAS_GPU_RUNTIME    TRUE unless GPU_RUNTIME is NONE
+#   TUTORIAL_GPU_PLATFORM       one line naming the platform, used in messages such as "no device"
+add_library(tutorial_hip_runtime INTERFACE)
+add_library(tutorial::hip_runtime ALIAS tutorial_hip_runtime)
+
+if(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    target_link_libraries(tutorial_hip_runtime INTERFACE CUDA::cudart)
+
+    # Use HIP's own NVIDIA headers when they are installed and compile against this CUDA; the probe
+    # touches the same API families the tutorial uses.
+    find_path(TUTORIAL_HIP_INCLUDE_DIR hip/hip_runtime.h HINTS ENV ROCM_PATH ENV HIP_PATH
+              PATHS /opt/rocm PATH_SUFFIXES include DOC "HIP headers for the NVIDIA platform")
+    set(_hip_header_choice "")
+    if(TUTORIAL_HIP_INCLUDE_DIR)
+        try_compile(TUTORIAL_HIP_NVIDIA_HEADERS_COMPILE
+            SOURCE_FROM_CONTENT probe.cu [=[
+#include <hip/hip_runtime.h>
+__global__ void probe_kernel(float* x) { x[threadIdx.x] += 1.0f; }
+int main() {
+    float* device = nullptr;
+    hipStream_t stream;
+    hipEvent_t event;
+    hipDeviceProp_t prop;
+    (void)hipGetDeviceProperties(&prop, 0);
+    (void)hipMalloc(&device, 64);
+    (void)hipStreamCreate(&stream);
+    (void)hipEventCreate(&event);
+    hipLaunchKernelGGL(probe_kernel, dim3(1), dim3(16), 0, stream, device);
+    (void)hipMemcpyAsync(device, device, 64, hipMemcpyDeviceToDevice, stream);
+    (void)hipEventRecord(event, stream);
+    (void)hipFree(device);
+    return prop.multiProcessorCount;
+}
+]=]
+            COMPILE_DEFINITIONS -D__HIP_PLATFORM_NVIDIA__
+            CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${TUTORIAL_HIP_INCLUDE_DIR}"
+            LINK_LIBRARIES CUDA::cudart
+            OUTPUT_VARIABLE _probe_log)
+        if(TUTORIAL_HIP_NVIDIA_HEADERS_COMPILE)
+            set(_hip_header_choice "HIP's own NVIDIA headers (${TUTORIAL_HIP_INCLUDE_DIR})")
+            target_include_directories(tutorial_hip_runtime INTERFACE "${TUTORIAL_HIP_INCLUDE_DIR}")
+            target_compile_definitions(tutorial_hip_runtime INTERFACE __HIP_PLATFORM_NVIDIA__)
+        else()
+            set(_error_count "some")
+            if(_probe_log MATCHES "([0-9]+) errors? detected")
+                set(_error_count "${CMAKE_MATCH_1}")
+            endif()
+            string(CONCAT _why_fallback "HIP's NVIDIA headers in ${TUTORIAL_HIP_INCLUDE_DIR} do not "
+                   "compile against CUDA ${CUDAToolkit_VERSION} (${_error_count} errors)")
+        endif()
+    else()
+        set(_why_fallback "no HIP headers were found (set ROCM_PATH to use HIP's own)")
+    endif()
+    if(NOT _hip_header_choice)
+        set(_hip_header_choice "the tutorial's common/hip_on_cuda header, because ${_why_fallback}")
+        # BEFORE, so it wins over a HIP install in a system include directory.
+        target_include_directories(tutorial_hip_runtime BEFORE INTERFACE
+                                   "${PROJECT_SOURCE_DIR}/common/hip_on_cuda")
+    endif()
+    message(STATUS "HIP on NVIDIA: using ${_hip_header_choice}")
+    message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES}")
+    set(TUTORIAL_GPU_PLATFORM "NVIDIA GPUs through CUDA ${CUDAToolkit_VERSION} (nvcc)")
+elseif(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
+    find_package(hip REQUIRED CONFIG)
+    target_link_libraries(tutorial_hip_runtime INTERFACE hip::device)
+    message(STATUS "HIP on AMD: hipcc ${CMAKE_CXX_COMPILER}, HIP ${hip_VERSION}, GPU_TARGETS=${GPU_TARGETS}")
+    set(TUTORIAL_GPU_PLATFORM "AMD GPUs through ROCm HIP ${hip_VERSION} (hipcc)")
+else()
+    set(TUTORIAL_GPU_PLATFORM "no GPU platform (GPU_RUNTIME=NONE)")
+endif()
+
+if(TUTORIAL_GPU_RUNTIME STREQUAL "NONE")
+    set(TUTORIAL_HAS_GPU_RUNTIME FALSE)
+    message(STATUS "GPU runtime: NONE (${TUTORIAL_GPU_RUNTIME_REASON}): building step 01 and the "
+                   "CPU-side tests only; steps 02-06 and the GPU tests need GPU_RUNTIME=CUDA or HIP")
+else()
+    set(TUTORIAL_HAS_GPU_RUNTIME TRUE)
+    message(STATUS "GPU runtime: ${TUTORIAL_GPU_RUNTIME} (${TUTORIAL_GPU_RUNTIME_REASON})")
+endif()
+target_compile_definitions(tutorial_hip_runtime INTERFACE
+                           "TUTORIAL_GPU_PLATFORM=\"${TUTORIAL_GPU_PLATFORM}\"")
+
+# Compiles every .hip source of <target> for the chosen platform and links the HIP runtime.
+function(tutorial_use_hip target)
+    get_target_property(_sources ${target} SOURCES)
+    foreach(_source IN LISTS _sources)
+        if(_source MATCHES "\\.hip$")
+            if(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
+                set_source_files_properties(${_source} PROPERTIES LANGUAGE CUDA)
+            else()
+                set_source_files_properties(${_source} PROPERTIES LANGUAGE CXX)
+            endif()
+        endif()
+    endforeach()
+    target_link_libraries(${target} PUBLIC tutorial::hip_runtime)
+endfunction()

@@ -1,0 +1,174 @@
+#include "common/command_line.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace tutorial {
+namespace {
+
+// Sizes are read as text and converted here, so every bad value (zero, negative, not a number,
+// too large for the type) gets the same kind of message naming the option.
+long long parse_whole_number(const std::string& option, const std::string& text, long long low,
+                             long long high) {
+    long long value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto [end, error] = std::from_chars(first, last, value);
+    const std::string expected =
+        "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+    if (text.empty() || end != last || (error != std::errc() && error != std::errc::result_out_of_range)) {
+        throw UsageError(option + ": '" + text + "' is not " + expected);
+    }
+    if (error == std::errc::result_out_of_range || value < low || value > high) {
+        throw UsageError(option + ": " + text + " is out of range; expected " + expected);
+    }
+    return value;
+}
+
+void check_matrix_fits(const char* name, long long rows, long long cols) {
+    if (rows * cols > kMaxMatrixElements) {
+        throw UsageError(std::string(name) + " would be " + std::to_string(rows) + " x " +
+                         std::to_string(cols) + " = " + std::to_string(rows * cols) +
+                         " elements; the kernels index with 32-bit ints, so at most " +
+                         std::to_string(kMaxMatrixElements) + " elements per matrix");
+    }
+}
+
+std::string join(const std::vector<int>& values) {
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + std::to_string(values[i]);
+    return text;
+}
+
+struct RawOptions {
+    std::string size, m, n, k, block, iterations, warmup, seed, devices;
+    bool no_verify = false;
+    bool no_timing = false;
+};
+
+void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Options& options) {
+    app.description(step.summary);
+    app.get_formatter()->column_width(26);
+    app.add_option("-m", raw.m, "rows of A and C")->type_name("INT");
+    app.add_option("-n", raw.n, "columns of B and C")->type_name("INT");
+    app.add_option("-k", raw.k, "columns of A, rows of B (the length of each dot product)")
+        ->type_name("INT");
+    app.add_option("-s,--size", raw.size,
+                   "sets m, n and k at once (default " + std::to_string(step.default_size) +
+                       "); -m, -n, -k override it")
+        ->type_name("INT");
+    if (!step.block_sizes.empty()) {
+        app.add_option("-b,--block", raw.block,
+                       step.block_help + " (one of " + join(step.block_sizes) + "; default " +
+                           std::to_string(step.block_sizes.front()) + ")")
+            ->type_name("INT");
+    }
+    app.add_option("-i,--iterations", raw.iterations,
+                   "timed repetitions (default " + std::to_string(step.default_iterations) + ")")
+        ->type_name("INT");
+    app.add_option("--warmup", raw.warmup, "untimed runs before timing (default 2)")->type_name("INT");
+    app.add_flag("--no-verify", raw.no_verify,
+                 "skip the check of C against the double-precision reference (on by default)");
+    app.add_flag("--no-timing", raw.no_timing,
+                 "run the multiply once, untimed (timing and GFLOPS are on by default)");
+    app.add_flag("-q,--quiet", options.quiet, "print only the RESULT line and errors");
+    app.add_flag("-e,--example-only", options.example_only,
+                 "run only the worked example: " + step.worked_example);
+    if (step.multi_device) {
+        app.add_option("-d,--devices", raw.devices,
+                       "comma-separated device ids, an id may repeat (default: all devices)")
+            ->type_name("LIST");
+    } else {
+        app.add_option("-d,--device", raw.devices, "the device id to run on (default 0)")
+            ->type_name("INT");
+    }
+    app.add_option("--seed", raw.seed, "seed of the random inputs (default 42)")->type_name("UINT");
+    app.footer(
+        "Exit codes: 0 verified, 1 verification failed, 2 bad usage, 3 runtime failure "
+        "(no device, out of memory, driver error).");
+}
+
+}  // namespace
+
+Options parse_command_line(const StepDescription& step, const std::vector<std::string>& arguments) {
+    CLI::App app{step.summary, step.program};
+    RawOptions raw;
+    Options options;
+    build_app(app, step, raw, options);
+
+    std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        throw HelpRequested(app.help());
+    } catch (const CLI::ParseError& error) {
+        throw UsageError(error.what());
+    }
+
+    options.verify = !raw.no_verify;
+    options.timing = !raw.no_timing;
+    const long long size =
+        raw.size.empty() ? step.default_size : parse_whole_number("--size", raw.size, 1, kMaxDimension);
+    auto dimension = [&](const char* option, const std::string& text) {
+        return static_cast<int>(text.empty() ? size : parse_whole_number(option, text, 1, kMaxDimension));
+    };
+    options.m = dimension("-m", raw.m);
+    options.n = dimension("-n", raw.n);
+    options.k = dimension("-k", raw.k);
+    check_matrix_fits("A (m x k)", options.m, options.k);
+    check_matrix_fits("B (k x n)", options.k, options.n);
+    check_matrix_fits("C (m x n)", options.m, options.n);
+
+    if (!step.block_sizes.empty()) {
+        options.block = step.block_sizes.front();
+        if (!raw.block.empty()) {
+            options.block = static_cast<int>(parse_whole_number("--block", raw.block, 1, 1024));
+            if (std::find(step.block_sizes.begin(), step.block_sizes.end(), options.block) ==
+                step.block_sizes.end()) {
+                throw UsageError("--block: " + raw.block + " is not supported by this step; choose one of " +
+                                 join(step.block_sizes));
+            }
+        }
+    }
+    options.iterations = raw.iterations.empty()
+                             ? step.default_iterations
+                             : static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000));
+    options.warmup = raw.warmup.empty() ? 2 : static_cast<int>(parse_whole_number("--warmup", raw.warmup, 0, 1000));
+    options.seed = raw.seed.empty()
+                       ? 42
+                       : static_cast<std::uint64_t>(parse_whole_number("--seed", raw.seed, 0, 4294967295LL));
+
+    const char* device_option = step.multi_device ? "--devices" : "--device";
+    if (!raw.devices.empty()) {
+        std::stringstream list(raw.devices);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            options.devices.push_back(static_cast<int>(parse_whole_number(device_option, item, 0, 1023)));
+        }
+        if (options.devices.empty() || raw.devices.back() == ',') {
+            throw UsageError(std::string(device_option) + ": '" + raw.devices + "' is not a list of device ids");
+        }
+        if (!step.multi_device && options.devices.size() != 1) {
+            throw UsageError("--device: takes one device id, got '" + raw.devices + "'");
+        }
+    } else if (!step.multi_device) {
+        options.devices = {0};
+    }
+    return options;
+}
+
+std::string help_text(const StepDescription& step) {
+    try {
+        parse_command_line(step, {"--help"});
+    } catch (const HelpRequested& help) {
+        return help.what();
+    }
+    return {};
+}
+
+}  // namespace tutorial

@@ -1,0 +1,66 @@
+/// \file
+/// \brief The command line shared by every step program.
+///
+/// Every program takes the same options, in the spirit of the AMD APP SDK sample the tutorial
+/// starts from: sizes (C is m x n, A is m x k, B is k x n), a block size where the step has one,
+/// iterations, verification (on by default), timing, quiet, the device(s), the random seed and the
+/// step's worked example.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tutorial {
+
+/// The largest value accepted for m, n or k.
+constexpr long long kMaxDimension = 1 << 20;
+/// The most elements one matrix may have: the kernels index with 32-bit ints.
+constexpr long long kMaxMatrixElements = 2147483647LL;
+
+/// What a step tells the command line about itself.
+struct StepDescription {
+    std::string program;             ///< the executable's name, e.g. "step01_serial_cpu"
+    std::string summary;             ///< one line for --help
+    std::string worked_example;      ///< what the worked example is, for --help
+    int default_size = 512;          ///< m = n = k unless the command line says otherwise
+    int default_iterations = 10;     ///< timed repetitions
+    std::vector<int> block_sizes;    ///< accepted -b values, first one the default; empty: no -b
+    std::string block_help;          ///< what -b means in this step
+    bool multi_device = false;       ///< --devices takes a list (step 06) instead of one --device
+};
+
+/// The parsed command line.
+struct Options {
+    int m = 0;
+    int n = 0;
+    int k = 0;
+    int block = 0;                   ///< 0 when the step has no block size
+    int iterations = 0;
+    int warmup = 0;
+    bool verify = true;
+    bool timing = true;
+    bool quiet = false;
+    bool example_only = false;
+    std::vector<int> devices;        ///< the device ids; for a multi-device step, empty means all
+    std::uint64_t seed = 0;
+};
+
+/// --help was asked for; `what()` is the help text.
+class HelpRequested : public std::exception {
+public:
+    explicit HelpRequested(std::string text) : text_(std::move(text)) {}
+    const char* what() const noexcept override { return text_.c_str(); }
+
+private:
+    std::string text_;
+};
+
+/// Parses `arguments` (without the program name). Throws UsageError with a message that names the
+/// offending option, or HelpRequested.
+Options parse_command_line(const StepDescription& step, const std::vector<std::string>& arguments);
+
+/// The help text, exactly as `--help` prints it.
+std::string help_text(const StepDescription& step);
+
+}  // namespace tutorial

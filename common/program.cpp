@@ -1,0 +1,38 @@
+#include "common/program.hpp"
+
+#include <iostream>
+#include <new>
+
+#include "common/errors.hpp"
+
+namespace tutorial {
+
+int run_step(int argc, char** argv, const StepDescription& step,
+             const std::function<int(const Options&)>& body) {
+    Options options;
+    try {
+        options = parse_command_line(step, std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const HelpRequested& help) {
+        std::cout << help.what();
+        return kExitVerified;
+    } catch (const UsageError& error) {
+        std::cerr << step.program << ": " << error.what() << "\nRun '" << step.program
+                  << " --help' for the options.\n";
+        return kExitBadUsage;
+    }
+    try {
+        return body(options);
+    } catch (const UsageError& error) {
+        std::cerr << step.program << ": " << error.what() << '\n';
+        return kExitBadUsage;
+    } catch (const RuntimeFailure& error) {
+        std::cerr << step.program << ": " << error.what() << '\n';
+        return kExitRuntimeFailure;
+    } catch (const std::bad_alloc&) {
+        std::cerr << step.program << ": out of host memory for " << options.m << " x " << options.n
+                  << " x " << options.k << "; try smaller sizes\n";
+        return kExitRuntimeFailure;
+    }
+}
+
+}  // namespace tutorial

@@ -1,0 +1,86 @@
+/// \file
+/// \brief Step 01's program: the worked 3x2 · 2x3 example, then a serial multiply of any size.
+#include <iostream>
+
+#include "common/errors.hpp"
+#include "common/matrix.hpp"
+#include "common/program.hpp"
+#include "common/report.hpp"
+#include "common/verify.hpp"
+#include "serial_gemm.hpp"
+
+namespace {
+
+const tutorial::StepDescription kStep{
+    "step01_serial_cpu",
+    "Step 01: matrix multiplication on the CPU with the serial triple loop.",
+    "A (3x2) = {{1,4},{2,5},{3,6}} times B (2x3) = {{7,8,9},{10,11,12}}",
+    /*default_size=*/512,
+    /*default_iterations=*/3,
+};
+
+// The worked example: small enough to check by hand, with integers so the check is exact.
+int run_worked_example(const tutorial::Options& options) {
+    // [worked example]
+    const tutorial::Matrix<int> a{{1, 4}, {2, 5}, {3, 6}};
+    const tutorial::Matrix<int> b{{7, 8, 9}, {10, 11, 12}};
+    tutorial::Matrix<int> c(3, 3);
+    step01::gemm(a.data(), b.data(), c.data(), 3, 3, 2);
+    // [worked example]
+    const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
+    if (!options.quiet) {
+        std::cout << "Worked example: A (3 x 2) times B (2 x 3) =\n";
+        tutorial::print_matrix(std::cout, c);
+        std::cout << report.summary() << "\n";
+    }
+    return report.passed ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;
+}
+
+// The general case: random float matrices of the command-line sizes, timed and verified.
+int run_general(const tutorial::Options& options) {
+    tutorial::Matrix<float> a(options.m, options.k);
+    tutorial::Matrix<float> b(options.k, options.n);
+    tutorial::Matrix<float> c(options.m, options.n);
+    tutorial::fill_random(a, options.seed);
+    tutorial::fill_random(b, options.seed + 1);
+    if (!options.quiet) {
+        std::cout << "\nGeneral multiply: C (" << options.m << " x " << options.n << ") = A (" << options.m
+                  << " x " << options.k << ") B (" << options.k << " x " << options.n
+                  << "), random values in [-1, 1], seed " << options.seed << "\n";
+    }
+    auto multiply = [&] { step01::gemm(a.data(), b.data(), c.data(), options.m, options.n, options.k); };
+
+    tutorial::RunReport report;
+    report.step = "01";
+    report.variant = "serial";
+    report.device = "CPU";
+    report.m = options.m;
+    report.n = options.n;
+    report.k = options.k;
+    if (options.timing) {
+        report.kernel = tutorial::time_on_host(options.warmup, options.iterations, multiply);
+    } else {
+        multiply();
+    }
+    int exit_code = tutorial::kExitVerified;
+    if (options.verify) {
+        const tutorial::VerifyReport verification = tutorial::verify_gemm(a, b, c);
+        report.verification = verification.passed ? "passed" : "FAILED";
+        if (!options.quiet) std::cout << verification.summary() << "\n";
+        if (!verification.passed) exit_code = tutorial::kExitVerificationFailed;
+    }
+    if (!options.quiet) tutorial::print_report(std::cout, report);
+    std::cout << tutorial::result_line(report) << "\n";
+    return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
+        if (!options.quiet) std::cout << kStep.summary << "\n\n";
+        const int example = run_worked_example(options);
+        if (example != tutorial::kExitVerified || options.example_only) return example;
+        return run_general(options);
+    });
+}

@@ -1,0 +1,51 @@
+# tutorial_add_gtest(<target> SOURCES <files...> LIBRARIES <targets...> [GPU])
+#   A GoogleTest executable whose tests CTest discovers when it runs. GPU suites compile their .hip
+#   files for the chosen platform and get the label 'gpu'; without a GPU their tests call
+#   GTEST_SKIP() with the reason, which CTest reports as skipped.
+function(tutorial_add_gtest target)
+    cmake_parse_arguments(PARSE_ARGV 1 TEST "GPU" "" "SOURCES;LIBRARIES")
+    add_executable(${target} ${TEST_SOURCES})
+    target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}")
+    target_link_libraries(${target} PRIVATE ${TEST_LIBRARIES} GTest::gtest_main)
+    set(properties "")
+    if(TEST_GPU)
+        tutorial_use_hip(${target})
+        set(properties PROPERTIES LABELS gpu)
+    endif()
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST ${properties})
+endfunction()
+
+# One run of a step program: tests/support/expect_exit.cmake checks exit code and output.
+# The program's arguments come last, each one as it would be typed.
+function(_tutorial_program_case program name exit_code regex)
+    string(REPLACE ";" "|" arguments "${ARGN}")
+    add_test(NAME ${program}.${name}
+             COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${arguments}"
+                     "-DEXIT_CODE=${exit_code}" "-DREGEX=${regex}"
+                     -P "${PROJECT_SOURCE_DIR}/tests/support/expect_exit.cmake")
+endfunction()
+
+# tutorial_add_program_tests(<program> [GPU] [EXAMPLE_REGEX <regex>])
+#   Runs a step program the way a learner would and checks its exit code and message:
+#   --help (0), each kind of bad size and an unknown option (2, the message names the option),
+#   for GPU programs no visible device (3, "no HIP device was found"), and with EXAMPLE_REGEX the
+#   printed worked example.
+function(tutorial_add_program_tests program)
+    cmake_parse_arguments(PARSE_ARGV 1 PROG "GPU" "EXAMPLE_REGEX" "")
+    _tutorial_program_case(${program} help 0 "Usage:.*-m INT.*--seed" --help)
+    _tutorial_program_case(${program} size_zero 2 "-m: 0 is out of range" -m 0)
+    _tutorial_program_case(${program} size_negative 2 "-n: -5 is out of range" -n -5)
+    _tutorial_program_case(${program} size_not_a_number 2 "-k: 'abc' is not a whole number" -k abc)
+    _tutorial_program_case(${program} size_overflow 2 "-m: 99999999999999 is out of range" -m 99999999999999)
+    _tutorial_program_case(${program} matrix_too_large 2 "A \\(m x k\\) would be" -m 1048576 -k 1048576)
+    _tutorial_program_case(${program} unknown_option 2 "--bogus" --bogus)
+    if(PROG_GPU)
+        _tutorial_program_case(${program} no_gpu 3 "no HIP device was found" -s 64)
+        # Hides every device from the CUDA and HIP runtimes, as on a machine without a GPU.
+        set_tests_properties(${program}.no_gpu PROPERTIES
+                             ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1;HIP_VISIBLE_DEVICES=-1")
+    endif()
+    if(PROG_EXAMPLE_REGEX)
+        _tutorial_program_case(${program} worked_example 0 "${PROG_EXAMPLE_REGEX}" --example-only)
+    endif()
+endfunction()

@@ -70,6 +70,12 @@ int main() {
 elseif(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
     find_package(hip REQUIRED CONFIG)
     target_link_libraries(tutorial_hip_runtime INTERFACE hip::device)
+    # hipcc compiles and links the host-only sources too; given no target it would ask
+    # rocm_agent_enumerator, which fails loudly on a machine without an AMD GPU.
+    foreach(_target IN LISTS GPU_TARGETS)
+        add_compile_options(--offload-arch=${_target})
+        add_link_options(--offload-arch=${_target})
+    endforeach()
     message(STATUS "HIP on AMD: hipcc ${CMAKE_CXX_COMPILER}, HIP ${hip_VERSION}, GPU_TARGETS=${GPU_TARGETS}")
     set(TUTORIAL_GPU_PLATFORM "AMD GPUs through ROCm HIP ${hip_VERSION} (hipcc)")
 else()

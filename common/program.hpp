@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
 
 #include "common/command_line.hpp"
 #include "common/matrix.hpp"
@@ -33,3 +34,12 @@ void tutorial::print_matrix(std::ostream& out, const Matrix<T>& matrix) {
         out << '\n';
     }
 }
+
+namespace tutorial {
+
+/// Prints a worked example's product (unless --quiet) and checks it exactly against the reference.
+/// Returns kExitVerified or kExitVerificationFailed.
+int report_worked_example(const Options& options, const std::string& title, const Matrix<int>& a,
+                          const Matrix<int>& b, const Matrix<int>& c);
+
+}  // namespace tutorial

@@ -27,13 +27,7 @@ int run_worked_example(const tutorial::Options& options) {
     tutorial::Matrix<int> c(3, 3);
     step01::gemm(a.data(), b.data(), c.data(), 3, 3, 2);
     // [worked example]
-    const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
-    if (!options.quiet) {
-        std::cout << "Worked example: A (3 x 2) times B (2 x 3) =\n";
-        tutorial::print_matrix(std::cout, c);
-        std::cout << report.summary() << "\n";
-    }
-    return report.passed ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;
+    return tutorial::report_worked_example(options, "Worked example: A (3 x 2) times B (2 x 3)", a, b, c);
 }
 
 // The general case: random float matrices of the command-line sizes, timed and verified.

@@ -49,3 +49,43 @@ function(tutorial_add_program_tests program)
         _tutorial_program_case(${program} worked_example 0 "${PROG_EXAMPLE_REGEX}" --example-only)
     endif()
 endfunction()
+
+# tutorial_add_sanitizer_tests(<program> [EXPECT_RACE] [ARGS <args...>])
+#   Label 'sanitize': runs <program> under NVIDIA's compute-sanitizer, once with memcheck and once
+#   with racecheck, at an awkward size by default (67 x 45 x 33, no timing). Both must report zero
+#   errors; with EXPECT_RACE racecheck must instead report a shared-memory hazard (the step 03
+#   demonstration). Skipped, with the reason, when compute-sanitizer is not installed, when the
+#   build targets AMD, or when no GPU is visible.
+find_program(TUTORIAL_COMPUTE_SANITIZER compute-sanitizer
+             HINTS ENV CUDA_PATH PATHS /usr/local/cuda PATH_SUFFIXES bin
+             DOC "NVIDIA compute-sanitizer, for the 'sanitize' tests")
+function(tutorial_add_sanitizer_tests program)
+    cmake_parse_arguments(PARSE_ARGV 1 SAN "EXPECT_RACE" "" "ARGS")
+    if(NOT SAN_ARGS)
+        set(SAN_ARGS -m 67 -n 45 -k 33 --no-timing)
+    endif()
+    string(REPLACE ";" "|" arguments "${SAN_ARGS}")
+    set(skip_reason "")
+    if(NOT TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
+        set(skip_reason "compute-sanitizer checks NVIDIA GPUs; this build targets ${TUTORIAL_GPU_PLATFORM}")
+    elseif(NOT TUTORIAL_COMPUTE_SANITIZER)
+        set(skip_reason "compute-sanitizer was not found (it ships with the CUDA toolkit)")
+    endif()
+    set(expect_racecheck clean)
+    if(SAN_EXPECT_RACE)
+        set(expect_racecheck race)
+    endif()
+    foreach(tool memcheck racecheck)
+        set(expect clean)
+        if(tool STREQUAL "racecheck")
+            set(expect ${expect_racecheck})
+        endif()
+        add_test(NAME ${program}.${tool}
+                 COMMAND "${CMAKE_COMMAND}" "-DSANITIZER=${TUTORIAL_COMPUTE_SANITIZER}" "-DTOOL=${tool}"
+                         "-DEXPECT=${expect}" "-DSKIP_REASON=${skip_reason}"
+                         "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${arguments}"
+                         "-DGPU_INFO=$<TARGET_FILE:gpu_info>"
+                         -P "${PROJECT_SOURCE_DIR}/tests/support/sanitize.cmake")
+        set_tests_properties(${program}.${tool} PROPERTIES LABELS "sanitize" SKIP_REGULAR_EXPRESSION "SKIPPED:")
+    endforeach()
+endfunction()

@@ -1,0 +1,54 @@
+/// \file
+/// \brief The host side every GPU step shares: move the matrices to the device, launch the step's
+/// kernel, bring C back, time it, verify it and report.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <functional>
+#include <string>
+
+#include "common/command_line.hpp"
+#include "common/device_buffer.hpp"
+#include "common/hip_check.hpp"
+#include "common/matrix.hpp"
+
+namespace tutorial {
+
+/// A step's entry point: enqueues C = A·B on `stream` for row-major device matrices
+/// (A is m x k, B is k x n, C is m x n), for example `step02::gemm`.
+template <typename T>
+using GemmLauncher = std::function<void(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream)>;
+
+/// The host-side flow of a GPU multiply, once: allocate device memory, copy A and B in, launch,
+/// wait, copy C out. Device memory is freed when the buffers go out of scope, even on an error.
+template <typename T>
+Matrix<T> multiply_on_device(const Matrix<T>& a, const Matrix<T>& b, const GemmLauncher<T>& launch) {
+    // [host flow]
+    const int m = a.rows(), k = a.cols(), n = b.cols();
+    DeviceBuffer<T> device_a(a.size());
+    DeviceBuffer<T> device_b(b.size());
+    DeviceBuffer<T> device_c(static_cast<std::size_t>(m) * static_cast<std::size_t>(n));
+    device_a.upload(a);
+    device_b.upload(b);
+    launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+    HIP_CHECK(hipDeviceSynchronize());
+    Matrix<T> c(m, n);
+    device_c.download(c);
+    // [host flow]
+    return c;
+}
+
+/// Which step and kernel a run reports.
+struct GpuRunInfo {
+    std::string step;     ///< "02", "03", ...
+    std::string variant;  ///< the kernel's name in reports, e.g. "naive"
+};
+
+/// The general multiply of a GPU step: random A (m x k) and B (k x n) from the seed, on the device
+/// chosen by --device; times the kernel alone and the multiply with its copies (pinned host memory),
+/// each with events, warm-up first, median of --iterations; verifies C; prints the report and the
+/// RESULT line. Returns kExitVerified or kExitVerificationFailed.
+int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLauncher<float>& launch);
+
+}  // namespace tutorial

@@ -1,0 +1,24 @@
+/// \file
+/// \brief The vendor BLAS the benchmark compares against: cuBLAS on NVIDIA.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <memory>
+#include <string>
+
+namespace bench {
+
+/// Row-major single-precision C = A·B through the platform's BLAS library.
+class VendorBlas {
+public:
+    virtual ~VendorBlas() = default;
+    /// The library and its settings, e.g. "cuBLAS 13.0 SGEMM (FP32, TF32 off)".
+    virtual std::string name() const = 0;
+    virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) = 0;
+};
+
+/// The vendor BLAS of this build, or nullptr when none is available (the reason in `why_not`).
+std::unique_ptr<VendorBlas> make_vendor_blas(std::string& why_not);
+
+}  // namespace bench

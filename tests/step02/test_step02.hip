@@ -1,0 +1,217 @@
+#include <gtest/gtest.h>
+
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "common/device.hpp"
+#include "common/device_buffer.hpp"
+#include "common/hip_check.hpp"
+#include "common/hip_handles.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "naive_gemm.hpp"
+#include "tests/support/gpu_test.hpp"
+
+using tutorial::Matrix;
+
+namespace {
+
+// The two thread mappings of step 02; both must give the same, correct product.
+enum class Mapping { kCoalesced, kSwapped };
+
+std::string mapping_name(Mapping mapping) {
+    return mapping == Mapping::kCoalesced ? "coalesced" : "swapped";
+}
+
+// Lets GoogleTest print the parameter by name in its listings and failure messages.
+void PrintTo(Mapping mapping, std::ostream* out) {
+    *out << mapping_name(mapping);
+}
+
+// Runs one multiply on the device, on a stream of its own, with C filled beforehand from
+// `c_before`, so a kernel that skips elements or adds into C instead of overwriting it is caught.
+template <typename T>
+Matrix<T> multiply(Mapping mapping, const Matrix<T>& a, const Matrix<T>& b,
+                   const Matrix<T>& c_before, int block_edge) {
+    const int m = a.rows(), k = a.cols(), n = b.cols();
+    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c_before.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    device_c.upload(c_before);
+    // A copy from pageable memory may return before it has landed, and a non-blocking stream does
+    // not wait for the default stream: wait here so the kernel sees the uploaded matrices.
+    HIP_CHECK(hipDeviceSynchronize());
+    const tutorial::Stream stream;
+    if (mapping == Mapping::kCoalesced) {
+        step02::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get(),
+                     block_edge);
+    } else {
+        step02::gemm_swapped_mapping(device_a.get(), device_b.get(), device_c.get(), m, n, k,
+                                     stream.get(), block_edge);
+    }
+    stream.synchronize();
+    Matrix<T> c(m, n);
+    device_c.download(c);
+    return c;
+}
+
+// C's previous contents: random values, never what the product will be.
+template <typename T>
+Matrix<T> garbage(int rows, int cols, std::uint64_t seed) {
+    Matrix<T> c(rows, cols);
+    tutorial::fill_random(c, seed, T(-1000000), T(1000000));
+    return c;
+}
+
+struct Shape {
+    int m, n, k;
+};
+
+std::string shape_name(const Shape& s) {
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+void PrintTo(const Shape& s, std::ostream* out) {
+    *out << shape_name(s);
+}
+
+}  // namespace
+
+class Step02WorkedExample : public testing::TestWithParam<std::tuple<Mapping, int>> {};
+
+TEST_P(Step02WorkedExample, MatchesTheHandComputedProduct) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const auto [mapping, block_edge] = GetParam();
+    const Matrix<int> a{{1, 4}, {2, 5}, {3, 6}};
+    const Matrix<int> b{{7, 8, 9}, {10, 11, 12}};
+    const Matrix<int> c = multiply(mapping, a, b, garbage<int>(3, 3, 1), block_edge);
+    const int expected[3][3] = {{47, 52, 57}, {64, 71, 78}, {81, 90, 99}};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Mappings, Step02WorkedExample,
+                         testing::Combine(testing::Values(Mapping::kCoalesced, Mapping::kSwapped),
+                                          testing::Values(16, 8, 32)),
+                         [](const testing::TestParamInfo<std::tuple<Mapping, int>>& info) {
+                             return mapping_name(std::get<0>(info.param)) + "_b" +
+                                    std::to_string(std::get<1>(info.param));
+                         });
+
+TEST(Step02, OverwritesInsteadOfAccumulating) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    Matrix<int> a(5, 4), b(4, 6);
+    tutorial::fill_random(a, 11, -9, 9);
+    tutorial::fill_random(b, 12, -9, 9);
+    // Run twice into the same C: the second result must equal the first, not twice it.
+    for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
+        const Matrix<int> once = multiply(mapping, a, b, garbage<int>(5, 6, 13), 16);
+        const Matrix<int> twice = multiply(mapping, a, b, once, 16);
+        const auto report = tutorial::verify_gemm(a, b, twice);
+        EXPECT_TRUE(report.passed) << mapping_name(mapping) << ": " << report.summary();
+    }
+}
+
+class Step02Shapes : public testing::TestWithParam<std::tuple<Shape, Mapping, int>> {};
+
+TEST_P(Step02Shapes, IntegersMatchExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const auto [s, mapping, block_edge] = GetParam();
+    Matrix<int> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 100 + s.m, -20, 20);
+    tutorial::fill_random(b, 200 + s.n, -20, 20);
+    const Matrix<int> c = multiply(mapping, a, b, garbage<int>(s.m, s.n, 300 + s.k), block_edge);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.exact);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(Step02Shapes, FloatsWithinTheBound) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const auto [s, mapping, block_edge] = GetParam();
+    Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 400 + s.k);
+    tutorial::fill_random(b, 500 + s.m);
+    const Matrix<float> c =
+        multiply(mapping, a, b, garbage<float>(s.m, s.n, 600 + s.n), block_edge);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// 1x1x1; K = 1; primes; a single row and a single column; sizes just below and above a multiple of
+// every block edge; non-square in each direction; one size above 1000 in every dimension.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Step02Shapes,
+    testing::Combine(testing::Values(Shape{1, 1, 1}, Shape{40, 30, 1}, Shape{17, 31, 13},
+                                     Shape{1, 50, 40}, Shape{64, 1, 33}, Shape{31, 33, 7},
+                                     Shape{65, 63, 32}, Shape{7, 129, 5}, Shape{129, 65, 257},
+                                     Shape{1031, 1025, 1037}),
+                     testing::Values(Mapping::kCoalesced, Mapping::kSwapped),
+                     testing::Values(16, 8, 32)),
+    [](const testing::TestParamInfo<std::tuple<Shape, Mapping, int>>& info) {
+        return shape_name(std::get<0>(info.param)) + "_" + mapping_name(std::get<1>(info.param)) +
+               "_b" + std::to_string(std::get<2>(info.param));
+    });
+
+// C taller (or, for the swapped mapping, wider) than one grid can cover: with 8 x 8 blocks a grid
+// reaches 65535 * 8 = 524280 rows, so 600000 needs a second launch.
+TEST(Step02, MoreThanOneGridAlongY) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const int long_side = 600000;
+    {
+        Matrix<int> a(long_side, 2), b(2, 3);
+        tutorial::fill_random(a, 21, -20, 20);
+        tutorial::fill_random(b, 22, -20, 20);
+        const Matrix<int> c =
+            multiply(Mapping::kCoalesced, a, b, garbage<int>(long_side, 3, 23), 8);
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << "coalesced: " << report.summary();
+    }
+    {
+        Matrix<int> a(3, 2), b(2, long_side);
+        tutorial::fill_random(a, 24, -20, 20);
+        tutorial::fill_random(b, 25, -20, 20);
+        const Matrix<int> c = multiply(Mapping::kSwapped, a, b, garbage<int>(3, long_side, 26), 8);
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << "swapped: " << report.summary();
+    }
+}
+
+// The argument checks come before any HIP call, so these need no GPU.
+TEST(Step02, RefusesABlockEdgeOutsideOneTo32) {
+    for (int block_edge : {0, -4, 33, 64}) {
+        EXPECT_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, block_edge),
+                     std::invalid_argument)
+            << "block_edge " << block_edge;
+        EXPECT_THROW(step02::gemm_swapped_mapping<float>(nullptr, nullptr, nullptr, 4, 4, 4,
+                                                         nullptr, block_edge),
+                     std::invalid_argument)
+            << "block_edge " << block_edge;
+    }
+}
+
+TEST(Step02, RefusesNegativeSizes) {
+    EXPECT_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
+                 std::invalid_argument);
+}
+
+TEST(Step02, EmptyProductLaunchesNothing) {
+    EXPECT_NO_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
+    EXPECT_NO_THROW(
+        step02::gemm_swapped_mapping<float>(nullptr, nullptr, nullptr, 4, 0, 3, nullptr));
+}

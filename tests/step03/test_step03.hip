@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/device.hpp"
+#include "common/device_buffer.hpp"
+#include "common/gpu_gemm_runner.hpp"
+#include "common/hip_check.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "tests/support/gpu_test.hpp"
+#include "tiled_gemm.hpp"
+
+using tutorial::Matrix;
+
+namespace {
+
+// Runs step03::gemm with C filled with random garbage first, so a kernel that accumulates into C
+// or skips an element cannot pass.
+template <typename T>
+Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b,
+                                std::uint64_t garbage_seed) {
+    const int m = a.rows(), k = a.cols(), n = b.cols();
+    Matrix<T> c(m, n);
+    tutorial::fill_random(c, garbage_seed, T(-1000), T(1000));
+    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    device_c.upload(c);
+    step03::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+    HIP_CHECK(hipDeviceSynchronize());
+    device_c.download(c);
+    return c;
+}
+
+}  // namespace
+
+TEST(Step03, WorkedExampleExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const Matrix<int> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+    const Matrix<int> b = a;
+    const Matrix<int> c = tutorial::multiply_on_device<int>(a, b, step03::gemm<int>);
+    const int expected[4][4] = {
+        {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+}
+
+TEST(Step03, OverwritesInsteadOfAccumulating) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    Matrix<int> a(3, 5), b(5, 3);
+    tutorial::fill_random(a, 11, -9, 9);
+    tutorial::fill_random(b, 12, -9, 9);
+    const Matrix<int> first = multiply_over_garbage(a, b, 13);
+    const Matrix<int> second = multiply_over_garbage(a, b, 14);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            EXPECT_EQ(first(i, j), second(i, j)) << "C(" << i << ", " << j << ")";
+    EXPECT_TRUE(tutorial::verify_gemm(a, b, first).passed);
+}
+
+// Every element of C must be written: C starts as NaN (all bits set), which never verifies.
+TEST(Step03, WritesEveryElement) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const int m = 9, n = 7, k = 5;
+    Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 21);
+    tutorial::fill_random(b, 22);
+    tutorial::DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(c.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    HIP_CHECK(hipMemset(device_c.get(), 0xFF, device_c.bytes()));
+    step03::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+    HIP_CHECK(hipDeviceSynchronize());
+    device_c.download(c);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+struct Shape {
+    int m, n, k;
+};
+
+class Step03Shapes : public testing::TestWithParam<Shape> {};
+
+TEST_P(Step03Shapes, IntegersMatchExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const Shape s = GetParam();
+    Matrix<int> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 100 + s.m, -20, 20);
+    tutorial::fill_random(b, 200 + s.n, -20, 20);
+    const Matrix<int> c = multiply_over_garbage(a, b, 300 + s.k);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+    EXPECT_TRUE(report.exact);
+}
+
+TEST_P(Step03Shapes, FloatsWithinTheBound) {
+    TUTORIAL_REQUIRE_GPU();
+    tutorial::select_device(0);
+    const Shape s = GetParam();
+    Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 400 + s.k);
+    tutorial::fill_random(b, 500 + s.m);
+    const Matrix<float> c = multiply_over_garbage(a, b, 600 + s.n);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// 131073 rows need 65537 rows of 2 x 2 blocks, more than one grid holds along y (65535): the
+// launcher has to split C into bands.
+INSTANTIATE_TEST_SUITE_P(Shapes, Step03Shapes,
+                         testing::Values(Shape{1, 1, 1}, Shape{2, 2, 2}, Shape{4, 4, 4},
+                                         Shape{3, 5, 7}, Shape{17, 31, 13}, Shape{40, 30, 1},
+                                         Shape{64, 1, 33}, Shape{1, 50, 40}, Shape{5, 3, 2},
+                                         Shape{129, 65, 257}, Shape{1031, 1025, 1037},
+                                         Shape{131073, 3, 5}),
+                         [](const testing::TestParamInfo<Shape>& info) {
+                             return std::to_string(info.param.m) + "x" +
+                                    std::to_string(info.param.n) + "x" +
+                                    std::to_string(info.param.k);
+                         });

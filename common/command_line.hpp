@@ -13,8 +13,10 @@
 
 namespace tutorial {
 
-/// The largest value accepted for m, n or k.
-constexpr long long kMaxDimension = 1 << 20;
+/// The largest value accepted for m, n or k. A grid may have at most 65535 blocks along y, so with
+/// the smallest tile of the tutorial (2 x 2) one launch covers 131070 rows: 65536 keeps every
+/// kernel within one launch.
+constexpr long long kMaxDimension = 65536;
 /// The most elements one matrix may have: the kernels index with 32-bit ints.
 constexpr long long kMaxMatrixElements = 2147483647LL;
 

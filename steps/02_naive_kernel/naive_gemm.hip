@@ -14,9 +14,6 @@
 namespace step02 {
 namespace {
 
-// A grid may have at most 65535 blocks along y on NVIDIA GPUs; larger ranges are launched in bands.
-constexpr int kMaxBlocksAlongY = 65535;
-
 // [one element]
 // The work of one thread: the dot product of row `row` of A with column `col` of B.
 template <typename T>
@@ -38,10 +35,9 @@ __device__ void multiply_one_element(const T* a, const T* b, T* c, int m, int n,
 // x picks the column and y the row: a warp's threads are numbered with x running fastest, so they
 // take neighbouring columns and together read a contiguous piece of a row of B and write one of C.
 template <typename T>
-__global__ void naive_gemm_kernel(const T* a, const T* b, T* c, int m, int n, int k,
-                                  int first_row) {
+__global__ void naive_gemm_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
-    const int row = first_row + blockIdx.y * blockDim.y + threadIdx.y;
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
     multiply_one_element(a, b, c, m, n, k, row, col);
 }
 // [naive kernel]
@@ -51,16 +47,15 @@ __global__ void naive_gemm_kernel(const T* a, const T* b, T* c, int m, int n, in
 // of A they read are k apart and the elements of C they write are n apart, scattered accesses that
 // cost up to one memory transaction per thread.
 template <typename T>
-__global__ void swapped_mapping_kernel(const T* a, const T* b, T* c, int m, int n, int k,
-                                       int first_col) {
+__global__ void swapped_mapping_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
     const int row = blockIdx.x * blockDim.x + threadIdx.x;
-    const int col = first_col + blockIdx.y * blockDim.y + threadIdx.y;
+    const int col = blockIdx.y * blockDim.y + threadIdx.y;
     multiply_one_element(a, b, c, m, n, k, row, col);
 }
 // [swapped kernel]
 
 template <typename T>
-using Kernel = void (*)(const T*, const T*, T*, int, int, int, int);
+using Kernel = void (*)(const T*, const T*, T*, int, int, int);
 
 void check_arguments(int m, int n, int k, int block_edge) {
     if (m < 0 || n < 0 || k < 0) {
@@ -74,21 +69,16 @@ void check_arguments(int m, int n, int k, int block_edge) {
 }
 
 // [launch]
-// Covers x_extent x y_extent threads with block_edge x block_edge blocks, rounding the grid up.
-// Each launch is told the first y index it covers, which is 0 unless y_extent needs more than
-// kMaxBlocksAlongY blocks (C taller than about a million rows with 16 x 16 blocks).
+// Covers x_extent x y_extent threads with block_edge x block_edge blocks, rounding the grid up
+// so that every element of C has a thread; the kernel's bounds check idles the extra ones.
 template <typename T>
 void launch_over(Kernel<T> kernel, int x_extent, int y_extent, int block_edge, hipStream_t stream,
                  const T* a, const T* b, T* c, int m, int n, int k) {
     const dim3 block(block_edge, block_edge);
-    const int blocks_x = (x_extent + block_edge - 1) / block_edge;
-    const int blocks_y = (y_extent + block_edge - 1) / block_edge;
-    for (int first_block_y = 0; first_block_y < blocks_y; first_block_y += kMaxBlocksAlongY) {
-        const dim3 grid(blocks_x, std::min(kMaxBlocksAlongY, blocks_y - first_block_y));
-        hipLaunchKernelGGL(kernel, grid, block, 0, stream, a, b, c, m, n, k,
-                           first_block_y * block_edge);
-        HIP_CHECK_LAUNCH();
-    }
+    const dim3 grid((x_extent + block_edge - 1) / block_edge,
+                    (y_extent + block_edge - 1) / block_edge);
+    hipLaunchKernelGGL(kernel, grid, block, 0, stream, a, b, c, m, n, k);
+    HIP_CHECK_LAUNCH();
 }
 // [launch]
 

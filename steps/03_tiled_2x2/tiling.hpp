@@ -6,9 +6,6 @@
 
 #include <hip/hip_runtime.h>
 
-#include <algorithm>
-#include <cstddef>
-
 #include "common/hip_check.hpp"
 
 namespace step03 {
@@ -44,27 +41,16 @@ __device__ void accumulate_tile_step(const T* a, const T* b, int m, int n, int k
 template <typename T>
 using TiledKernel = void (*)(const T* a, const T* b, T* c, int m, int n, int k);
 
-/// The most blocks one grid may have along y on NVIDIA GPUs; the launch keeps to it on AMD GPUs
-/// too.
-constexpr int kMaxGridBlocksY = 65535;
-
-/// Launches `kernel` on `stream` with one TileSize x TileSize block per tile of C and checks the
-/// launch. A grid holds at most kMaxGridBlocksY blocks along y, so a taller C is done in bands of
-/// rows, one launch per band, each on its own rows of A and C.
+/// Launches `kernel` on `stream` with one TileSize x TileSize block per tile of C, the grid
+/// rounded up so partial tiles at the edges get a block too, and checks the launch.
 template <int TileSize, typename T>
 void launch_over_tiles(TiledKernel<T> kernel, const T* a, const T* b, T* c, int m, int n, int k,
                        hipStream_t stream) {
     // [launch]
     const dim3 block(TileSize, TileSize);
-    const int band_rows = kMaxGridBlocksY * TileSize;
-    for (int first_row = 0; first_row < m; first_row += band_rows) {
-        const int rows = std::min(band_rows, m - first_row);
-        const dim3 grid((n + TileSize - 1) / TileSize, (rows + TileSize - 1) / TileSize);
-        const std::size_t skipped = static_cast<std::size_t>(first_row);
-        hipLaunchKernelGGL(kernel, grid, block, 0, stream, a + skipped * k, b, c + skipped * n,
-                           rows, n, k);
-        HIP_CHECK_LAUNCH();
-    }
+    const dim3 grid((n + TileSize - 1) / TileSize, (m + TileSize - 1) / TileSize);
+    hipLaunchKernelGGL(kernel, grid, block, 0, stream, a, b, c, m, n, k);
+    HIP_CHECK_LAUNCH();
     // [launch]
 }
 

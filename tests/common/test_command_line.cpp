@@ -82,7 +82,7 @@ TEST(CommandLine, SwitchesAndValues) {
 
 TEST(CommandLine, BadSizesNameTheOption) {
     const auto step = plain_step();
-    EXPECT_EQ(usage_error(step, {"-m", "0"}), "-m: 0 is out of range; expected a whole number from 1 to 1048576");
+    EXPECT_EQ(usage_error(step, {"-m", "0"}), "-m: 0 is out of range; expected a whole number from 1 to 65536");
     EXPECT_NE(usage_error(step, {"-n", "-5"}).find("-n: -5 is out of range"), std::string::npos);
     EXPECT_NE(usage_error(step, {"-k", "abc"}).find("-k: 'abc' is not a whole number"), std::string::npos);
     EXPECT_NE(usage_error(step, {"-k", "12x"}).find("-k: '12x' is not"), std::string::npos);

@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/hip_check.hpp"
@@ -165,12 +166,12 @@ INSTANTIATE_TEST_SUITE_P(
                "_b" + std::to_string(std::get<2>(info.param));
     });
 
-// C taller (or, for the swapped mapping, wider) than one grid can cover: with 8 x 8 blocks a grid
-// reaches 65535 * 8 = 524280 rows, so 600000 needs a second launch.
-TEST(Step02, MoreThanOneGridAlongY) {
+// The command line allows 65536 rows (or columns): the largest grid along y that the swapped
+// mapping and 8 x 8 blocks then need is 8192 blocks, well within one launch.
+TEST(Step02, LargestDimensionTheCommandLineAllows) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const int long_side = 600000;
+    const int long_side = static_cast<int>(tutorial::kMaxDimension);
     {
         Matrix<int> a(long_side, 2), b(2, 3);
         tutorial::fill_random(a, 21, -20, 20);

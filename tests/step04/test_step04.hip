@@ -1,0 +1,195 @@
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/hip_check.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "tests/support/gpu_test.hpp"
+#include "tiled_gemm.hpp"
+
+using tutorial::Matrix;
+
+namespace {
+
+// Copies A, B and a C full of garbage to the device, runs step04::gemm with `tile` and brings C
+// back. The garbage makes a kernel that skips an element, or adds to C, fail verification.
+template <typename T>
+Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b, int tile,
+                                std::uint64_t garbage_seed) {
+    const int m = a.rows(), k = a.cols(), n = b.cols();
+    Matrix<T> c(m, n);
+    tutorial::fill_random(c, garbage_seed, T(-1000), T(1000));
+    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    device_c.upload(c);
+    step04::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr, tile);
+    HIP_CHECK(hipDeviceSynchronize());
+    device_c.download(c);
+    return c;
+}
+
+const int kTiles[] = {8, 16, 32};
+
+std::string tile_name(const testing::TestParamInfo<int>& info) {
+    return "tile" + std::to_string(info.param);
+}
+
+}  // namespace
+
+// ---- per tile size ----
+
+class Step04Tile : public testing::TestWithParam<int> {};
+
+TEST_P(Step04Tile, WorkedExampleExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    const Matrix<int> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+    const Matrix<int> b{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+    const Matrix<int> c = multiply_over_garbage(a, b, GetParam(), 11);
+    const int expected[4][4] = {
+        {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+        }
+    }
+}
+
+TEST_P(Step04Tile, OverwritesInsteadOfAccumulating) {
+    TUTORIAL_REQUIRE_GPU();
+    const int tile = GetParam();
+    const int m = 2 * tile + 3, n = tile + 5, k = 3 * tile - 1;
+    Matrix<int> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 100 * tile + 21, -9, 9);
+    tutorial::fill_random(b, 100 * tile + 22, -9, 9);
+    tutorial::fill_random(c, 100 * tile + 23, -1000, 1000);
+    tutorial::DeviceBuffer<int> device_a(a.size()), device_b(b.size()), device_c(c.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    device_c.upload(c);
+    // Twice into the same C: a kernel that adds to C would end with twice the product plus garbage.
+    for (int run = 0; run < 2; ++run) {
+        step04::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr, tile);
+    }
+    HIP_CHECK(hipDeviceSynchronize());
+    device_c.download(c);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// Nearly the tallest C the command line allows (65536 rows): one row less, so that the last row of
+// tiles is partial for every tile size.
+TEST_P(Step04Tile, TallestMatrixTheCommandLineAllows) {
+    TUTORIAL_REQUIRE_GPU();
+    const int tile = GetParam();
+    const int m = 65535, n = 3, k = 2;
+    Matrix<int> a(m, k), b(k, n);
+    tutorial::fill_random(a, 100 * tile + 31, -50, 50);
+    tutorial::fill_random(b, 100 * tile + 32, -50, 50);
+    const Matrix<int> c = multiply_over_garbage(a, b, tile, 100 * tile + 33);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+    EXPECT_EQ(report.checked, static_cast<std::size_t>(m) * n);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiles, Step04Tile, testing::ValuesIn(kTiles), tile_name);
+
+// ---- every shape with every tile size ----
+
+struct Shape {
+    int m, n, k;
+};
+
+// Lets GoogleTest print a failing shape as "m x n x k" instead of its bytes.
+void PrintTo(const Shape& s, std::ostream* out) {
+    *out << s.m << " x " << s.n << " x " << s.k;
+}
+
+// The common edge cases, then for each tile t sizes one below, at and one above a multiple of t.
+std::vector<Shape> shapes() {
+    std::vector<Shape> list = {
+        {1, 1, 1},   {40, 30, 1}, {17, 31, 13},   {7, 13, 5},
+        {64, 1, 33}, {1, 50, 40}, {129, 65, 257}, {1031, 1025, 1037},
+    };
+    for (const int t : kTiles) {
+        list.push_back({t - 1, t - 1, t - 1});
+        list.push_back({t, t, t});
+        list.push_back({t + 1, t + 1, t + 1});
+        list.push_back({2 * t + 1, 2 * t - 1, 2 * t});
+    }
+    return list;
+}
+
+class Step04Shapes : public testing::TestWithParam<std::tuple<Shape, int>> {};
+
+// Different for every shape and tile, so no two tests share inputs.
+std::uint64_t seed_for(const Shape& s, int tile) {
+    return 1000003ULL * s.m + 10007ULL * s.n + 101ULL * s.k + tile;
+}
+
+TEST_P(Step04Shapes, IntegersMatchExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto [s, tile] = GetParam();
+    const std::uint64_t seed = seed_for(s, tile);
+    Matrix<int> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, seed, -20, 20);
+    tutorial::fill_random(b, seed + 1, -20, 20);
+    const Matrix<int> c = multiply_over_garbage(a, b, tile, seed + 2);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(Step04Shapes, FloatsWithinTheBound) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto [s, tile] = GetParam();
+    const std::uint64_t seed = seed_for(s, tile);
+    Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, seed + 3);
+    tutorial::fill_random(b, seed + 4);
+    const Matrix<float> c = multiply_over_garbage(a, b, tile, seed + 5);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+std::string shape_and_tile_name(const testing::TestParamInfo<std::tuple<Shape, int>>& info) {
+    const Shape s = std::get<0>(info.param);
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + "_tile" +
+           std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(ShapesAndTiles, Step04Shapes,
+                         testing::Combine(testing::ValuesIn(shapes()), testing::ValuesIn(kTiles)),
+                         shape_and_tile_name);
+
+// ---- the entry point's checks, which need no GPU ----
+
+TEST(Step04Gemm, RejectsTilesItWasNotCompiledFor) {
+    for (const int tile : {0, 1, 4, 12, 24, 64, -16}) {
+        EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 1, 1, 1, nullptr, tile),
+                     std::invalid_argument)
+            << "tile " << tile;
+    }
+}
+
+TEST(Step04Gemm, RejectsNegativeSizes) {
+    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 4, -1, 4, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
+                 std::invalid_argument);
+}
+
+TEST(Step04Gemm, EmptyProductLaunchesNothing) {
+    EXPECT_NO_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
+    EXPECT_NO_THROW(step04::gemm<int>(nullptr, nullptr, nullptr, 5, 0, 3, nullptr, 32));
+}

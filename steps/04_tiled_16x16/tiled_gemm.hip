@@ -1,7 +1,5 @@
 #include "tiled_gemm.hpp"
 
-#include <algorithm>
-#include <cstddef>
 #include <stdexcept>
 #include <string>
 

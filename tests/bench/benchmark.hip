@@ -82,7 +82,9 @@ Result measure(const bench::Kernel& kernel, const Settings& settings, const tuto
     const tutorial::TimingSummary probe = tutorial::time_with_events(stream.get(), 1, 1, run);
     const int affordable = static_cast<int>(settings.seconds_per_kernel * 1000.0 / std::max(probe.median_ms, 1e-3));
     const int repetitions = std::clamp(affordable, 3, settings.iterations);
-    Result result{kernel, m, n, k, tutorial::time_with_events(stream.get(), settings.warmup, repetitions, run), false,
+    // A kernel that takes over a second has been warmed up by the probe already.
+    const int warmup = probe.median_ms > 1000.0 ? 0 : settings.warmup;
+    Result result{kernel, m, n, k, tutorial::time_with_events(stream.get(), warmup, repetitions, run), false,
                   std::numeric_limits<double>::quiet_NaN()};
 
     // Verify a fresh result: poison C (all bits set is a NaN), run once, compare with the reference.

@@ -1,7 +1,8 @@
 #include "tests/bench/kernels.hpp"
 
-#include "naive_gemm.hpp"
-#include "tiled_gemm.hpp"
+#include "steps/02_naive_kernel/naive_gemm.hpp"
+#include "steps/03_tiled_2x2/tiled_gemm.hpp"
+#include "steps/04_tiled_16x16/tiled_gemm.hpp"
 
 namespace bench {
 
@@ -19,6 +20,12 @@ std::vector<Kernel> step_kernels() {
                            })});
     }
     kernels.push_back({"03", "tiled2", Launch(step03::gemm<float>)});
+    for (const int tile : {8, 16, 32}) {
+        kernels.push_back({"04", "tiled" + std::to_string(tile),
+                           Launch([tile](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
+                               step04::gemm(a, b, c, m, n, k, s, tile);
+                           })});
+    }
     return kernels;
 }
 

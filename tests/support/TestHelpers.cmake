@@ -17,7 +17,7 @@ endfunction()
 
 # One run of a step program: tests/support/expect_exit.cmake checks exit code and output.
 # The program's arguments come last, each one as it would be typed.
-function(_tutorial_program_case program name exit_code regex)
+function(tutorial_add_program_case program name exit_code regex)
     string(REPLACE ";" "|" arguments "${ARGN}")
     add_test(NAME ${program}.${name}
              COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${arguments}"
@@ -32,21 +32,21 @@ endfunction()
 #   printed worked example.
 function(tutorial_add_program_tests program)
     cmake_parse_arguments(PARSE_ARGV 1 PROG "GPU" "EXAMPLE_REGEX" "")
-    _tutorial_program_case(${program} help 0 "Usage:.*-m INT.*--seed" --help)
-    _tutorial_program_case(${program} size_zero 2 "-m: 0 is out of range" -m 0)
-    _tutorial_program_case(${program} size_negative 2 "-n: -5 is out of range" -n -5)
-    _tutorial_program_case(${program} size_not_a_number 2 "-k: 'abc' is not a whole number" -k abc)
-    _tutorial_program_case(${program} size_overflow 2 "-m: 99999999999999 is out of range" -m 99999999999999)
-    _tutorial_program_case(${program} matrix_too_large 2 "A \\(m x k\\) would be" -m 65536 -k 65536)
-    _tutorial_program_case(${program} unknown_option 2 "--bogus" --bogus)
+    tutorial_add_program_case(${program} help 0 "Usage:.*-m INT.*--seed" --help)
+    tutorial_add_program_case(${program} size_zero 2 "-m: 0 is out of range" -m 0)
+    tutorial_add_program_case(${program} size_negative 2 "-n: -5 is out of range" -n -5)
+    tutorial_add_program_case(${program} size_not_a_number 2 "-k: 'abc' is not a whole number" -k abc)
+    tutorial_add_program_case(${program} size_overflow 2 "-m: 99999999999999 is out of range" -m 99999999999999)
+    tutorial_add_program_case(${program} matrix_too_large 2 "A \\(m x k\\) would be" -m 65536 -k 65536)
+    tutorial_add_program_case(${program} unknown_option 2 "--bogus" --bogus)
     if(PROG_GPU)
-        _tutorial_program_case(${program} no_gpu 3 "no HIP device was found" -s 64)
+        tutorial_add_program_case(${program} no_gpu 3 "no HIP device was found" -s 64)
         # Hides every device from the CUDA and HIP runtimes, as on a machine without a GPU.
         set_tests_properties(${program}.no_gpu PROPERTIES
                              ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1;HIP_VISIBLE_DEVICES=-1")
     endif()
     if(PROG_EXAMPLE_REGEX)
-        _tutorial_program_case(${program} worked_example 0 "${PROG_EXAMPLE_REGEX}" --example-only)
+        tutorial_add_program_case(${program} worked_example 0 "${PROG_EXAMPLE_REGEX}" --example-only)
         if(PROG_GPU)
             # Without a GPU the program rightly stops with exit 3 before the example: not run.
             set_tests_properties(${program}.worked_example PROPERTIES

@@ -21,7 +21,8 @@ long long parse_whole_number(const std::string& option, const std::string& text,
     const auto [end, error] = std::from_chars(first, last, value);
     const std::string expected =
         "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
-    if (text.empty() || end != last || (error != std::errc() && error != std::errc::result_out_of_range)) {
+    if (text.empty() || end != last ||
+        (error != std::errc() && error != std::errc::result_out_of_range)) {
         throw UsageError(option + ": '" + text + "' is not " + expected);
     }
     if (error == std::errc::result_out_of_range || value < low || value > high) {
@@ -41,7 +42,8 @@ void check_matrix_fits(const char* name, long long rows, long long cols) {
 
 std::string join(const std::vector<int>& values) {
     std::string text;
-    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + std::to_string(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(values[i]);
     return text;
 }
 
@@ -71,7 +73,8 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
     app.add_option("-i,--iterations", raw.iterations,
                    "timed repetitions (default " + std::to_string(step.default_iterations) + ")")
         ->type_name("INT");
-    app.add_option("--warmup", raw.warmup, "untimed runs before timing (default 2)")->type_name("INT");
+    app.add_option("--warmup", raw.warmup, "untimed runs before timing (default 2)")
+        ->type_name("INT");
     app.add_flag("--no-verify", raw.no_verify,
                  "skip the check of C against the double-precision reference (on by default)");
     app.add_flag("--no-timing", raw.no_timing,
@@ -112,10 +115,12 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
 
     options.verify = !raw.no_verify;
     options.timing = !raw.no_timing;
-    const long long size =
-        raw.size.empty() ? step.default_size : parse_whole_number("--size", raw.size, 1, kMaxDimension);
+    const long long size = raw.size.empty()
+                               ? step.default_size
+                               : parse_whole_number("--size", raw.size, 1, kMaxDimension);
     auto dimension = [&](const char* option, const std::string& text) {
-        return static_cast<int>(text.empty() ? size : parse_whole_number(option, text, 1, kMaxDimension));
+        return static_cast<int>(text.empty() ? size
+                                             : parse_whole_number(option, text, 1, kMaxDimension));
     };
     options.m = dimension("-m", raw.m);
     options.n = dimension("-n", raw.n);
@@ -130,28 +135,35 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
             options.block = static_cast<int>(parse_whole_number("--block", raw.block, 1, 1024));
             if (std::find(step.block_sizes.begin(), step.block_sizes.end(), options.block) ==
                 step.block_sizes.end()) {
-                throw UsageError("--block: " + raw.block + " is not supported by this step; choose one of " +
+                throw UsageError("--block: " + raw.block +
+                                 " is not supported by this step; choose one of " +
                                  join(step.block_sizes));
             }
         }
     }
-    options.iterations = raw.iterations.empty()
-                             ? step.default_iterations
-                             : static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000));
-    options.warmup = raw.warmup.empty() ? 2 : static_cast<int>(parse_whole_number("--warmup", raw.warmup, 0, 1000));
-    options.seed = raw.seed.empty()
-                       ? 42
-                       : static_cast<std::uint64_t>(parse_whole_number("--seed", raw.seed, 0, 4294967295LL));
+    options.iterations =
+        raw.iterations.empty()
+            ? step.default_iterations
+            : static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000));
+    options.warmup = raw.warmup.empty()
+                         ? 2
+                         : static_cast<int>(parse_whole_number("--warmup", raw.warmup, 0, 1000));
+    options.seed =
+        raw.seed.empty()
+            ? 42
+            : static_cast<std::uint64_t>(parse_whole_number("--seed", raw.seed, 0, 4294967295LL));
 
     const char* device_option = step.multi_device ? "--devices" : "--device";
     if (!raw.devices.empty()) {
         std::stringstream list(raw.devices);
         std::string item;
         while (std::getline(list, item, ',')) {
-            options.devices.push_back(static_cast<int>(parse_whole_number(device_option, item, 0, 1023)));
+            options.devices.push_back(
+                static_cast<int>(parse_whole_number(device_option, item, 0, 1023)));
         }
         if (options.devices.empty() || raw.devices.back() == ',') {
-            throw UsageError(std::string(device_option) + ": '" + raw.devices + "' is not a list of device ids");
+            throw UsageError(std::string(device_option) + ": '" + raw.devices +
+                             "' is not a list of device ids");
         }
         if (!step.multi_device && options.devices.size() != 1) {
             throw UsageError("--device: takes one device id, got '" + raw.devices + "'");

@@ -22,14 +22,14 @@ constexpr long long kMaxMatrixElements = 2147483647LL;
 
 /// What a step tells the command line about itself.
 struct StepDescription {
-    std::string program;             ///< the executable's name, e.g. "step01_serial_cpu"
-    std::string summary;             ///< one line for --help
-    std::string worked_example;      ///< what the worked example is, for --help
-    int default_size = 512;          ///< m = n = k unless the command line says otherwise
-    int default_iterations = 10;     ///< timed repetitions
-    std::vector<int> block_sizes;    ///< accepted -b values, first one the default; empty: no -b
-    std::string block_help;          ///< what -b means in this step
-    bool multi_device = false;       ///< --devices takes a list (step 06) instead of one --device
+    std::string program;           ///< the executable's name, e.g. "step01_serial_cpu"
+    std::string summary;           ///< one line for --help
+    std::string worked_example;    ///< what the worked example is, for --help
+    int default_size = 512;        ///< m = n = k unless the command line says otherwise
+    int default_iterations = 10;   ///< timed repetitions
+    std::vector<int> block_sizes;  ///< accepted -b values, first one the default; empty: no -b
+    std::string block_help;        ///< what -b means in this step
+    bool multi_device = false;     ///< --devices takes a list (step 06) instead of one --device
 };
 
 /// The parsed command line.
@@ -37,24 +37,24 @@ struct Options {
     int m = 0;
     int n = 0;
     int k = 0;
-    int block = 0;                   ///< 0 when the step has no block size
+    int block = 0;  ///< 0 when the step has no block size
     int iterations = 0;
     int warmup = 0;
     bool verify = true;
     bool timing = true;
     bool quiet = false;
     bool example_only = false;
-    std::vector<int> devices;        ///< the device ids; for a multi-device step, empty means all
+    std::vector<int> devices;  ///< the device ids; for a multi-device step, empty means all
     std::uint64_t seed = 0;
 };
 
 /// --help was asked for; `what()` is the help text.
 class HelpRequested : public std::exception {
-public:
+  public:
     explicit HelpRequested(std::string text) : text_(std::move(text)) {}
     const char* what() const noexcept override { return text_.c_str(); }
 
-private:
+  private:
     std::string text_;
 };
 

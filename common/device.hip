@@ -11,11 +11,14 @@
 namespace tutorial {
 
 void throw_hip_error(hipError_t status, const char* expression, const char* file, int line) {
-    throw RuntimeFailure(std::string("HIP call '") + expression + "' failed with " + hipGetErrorName(status) +
-                         " (" + hipGetErrorString(status) + ") at " + file + ":" + std::to_string(line));
+    throw RuntimeFailure(std::string("HIP call '") + expression + "' failed with " +
+                         hipGetErrorName(status) + " (" + hipGetErrorString(status) + ") at " +
+                         file + ":" + std::to_string(line));
 }
 
-const char* gpu_platform() { return TUTORIAL_GPU_PLATFORM; }
+const char* gpu_platform() {
+    return TUTORIAL_GPU_PLATFORM;
+}
 
 int device_count() {
     int count = 0;
@@ -35,16 +38,19 @@ std::optional<std::string> gpu_unavailable_reason() {
                ", and hipGetDeviceCount returned " + hipGetErrorName(status) + " (" +
                hipGetErrorString(status) + ")";
     }
-    if (count == 0) return std::string("no HIP device was found: looked for ") + gpu_platform();
+    if (count == 0)
+        return std::string("no HIP device was found: looked for ") + gpu_platform();
     return std::nullopt;
 }
 
 DeviceInfo select_device(int id) {
-    if (const auto reason = gpu_unavailable_reason()) throw RuntimeFailure(*reason);
+    if (const auto reason = gpu_unavailable_reason())
+        throw RuntimeFailure(*reason);
     const int count = device_count();
     if (id < 0 || id >= count) {
-        throw UsageError("--device: there is no device " + std::to_string(id) + "; this machine has " +
-                         std::to_string(count) + " (ids 0 to " + std::to_string(count - 1) + ")");
+        throw UsageError("--device: there is no device " + std::to_string(id) +
+                         "; this machine has " + std::to_string(count) + " (ids 0 to " +
+                         std::to_string(count - 1) + ")");
     }
     HIP_CHECK(hipSetDevice(id));
     hipDeviceProp_t properties;
@@ -73,7 +79,8 @@ std::string format_bytes(std::size_t bytes) {
 void* allocate_device_bytes(std::size_t bytes) {
     void* pointer = nullptr;
     const hipError_t status = hipMalloc(&pointer, bytes);
-    if (status == hipSuccess) return pointer;
+    if (status == hipSuccess)
+        return pointer;
     (void)hipGetLastError();
     int device = -1;
     std::size_t free_bytes = 0;
@@ -82,22 +89,26 @@ void* allocate_device_bytes(std::size_t bytes) {
     if (hipGetDevice(&device) == hipSuccess) {
         hipDeviceProp_t properties;
         where = "device " + std::to_string(device);
-        if (hipGetDeviceProperties(&properties, device) == hipSuccess) where += std::string(" (") + properties.name + ")";
+        if (hipGetDeviceProperties(&properties, device) == hipSuccess)
+            where += std::string(" (") + properties.name + ")";
         if (hipMemGetInfo(&free_bytes, &total_bytes) == hipSuccess) {
-            where += ", which has " + format_bytes(free_bytes) + " free of " + format_bytes(total_bytes);
+            where +=
+                ", which has " + format_bytes(free_bytes) + " free of " + format_bytes(total_bytes);
         }
     }
-    throw RuntimeFailure("out of device memory: could not allocate " + std::to_string(bytes) + " bytes (" +
-                         format_bytes(bytes) + ") on " + where + " [" + hipGetErrorName(status) + "]");
+    throw RuntimeFailure("out of device memory: could not allocate " + std::to_string(bytes) +
+                         " bytes (" + format_bytes(bytes) + ") on " + where + " [" +
+                         hipGetErrorName(status) + "]");
 }
 
 void* allocate_pinned_bytes(std::size_t bytes) {
     void* pointer = nullptr;
     const hipError_t status = hipHostMalloc(&pointer, bytes, hipHostMallocDefault);
-    if (status == hipSuccess) return pointer;
+    if (status == hipSuccess)
+        return pointer;
     (void)hipGetLastError();
-    throw RuntimeFailure("out of pinned host memory: could not allocate " + std::to_string(bytes) + " bytes (" +
-                         format_bytes(bytes) + ") [" + hipGetErrorName(status) + "]");
+    throw RuntimeFailure("out of pinned host memory: could not allocate " + std::to_string(bytes) +
+                         " bytes (" + format_bytes(bytes) + ") [" + hipGetErrorName(status) + "]");
 }
 
 }  // namespace tutorial

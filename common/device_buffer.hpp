@@ -19,7 +19,7 @@ namespace tutorial {
 /// not copyable. DeviceBuffer and PinnedBuffer are this with HIP's two allocators.
 template <typename T, void* (*Allocate)(std::size_t), hipError_t (*Release)(void*)>
 class OwnedBuffer {
-public:
+  public:
     OwnedBuffer() = default;
     explicit OwnedBuffer(std::size_t count)
         : data_(static_cast<T*>(Allocate(count * sizeof(T)))), count_(count) {}
@@ -42,10 +42,11 @@ public:
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
 
-private:
+  private:
     void release() noexcept {
         // A destructor must not throw; freeing only fails when the runtime is already shut down.
-        if (data_ != nullptr) (void)Release(data_);
+        if (data_ != nullptr)
+            (void)Release(data_);
         data_ = nullptr;
     }
 
@@ -56,7 +57,7 @@ private:
 /// `count` elements of T in the memory of the device that was current when it was made.
 template <typename T>
 class DeviceBuffer : public OwnedBuffer<T, allocate_device_bytes, hipFree> {
-public:
+  public:
     using OwnedBuffer<T, allocate_device_bytes, hipFree>::OwnedBuffer;
 
     /// Copies a whole host matrix in; the buffer must have exactly its size.
@@ -70,16 +71,17 @@ public:
         HIP_CHECK(hipMemcpy(host.data(), this->get(), this->bytes(), hipMemcpyDeviceToHost));
     }
 
-private:
+  private:
     void check_size(std::size_t count) const {
-        if (count != this->size()) throw std::invalid_argument("DeviceBuffer: host and device sizes differ");
+        if (count != this->size())
+            throw std::invalid_argument("DeviceBuffer: host and device sizes differ");
     }
 };
 
 /// `count` elements of T in page-locked host memory, which the GPU can copy asynchronously.
 template <typename T>
 class PinnedBuffer : public OwnedBuffer<T, allocate_pinned_bytes, hipHostFree> {
-public:
+  public:
     using OwnedBuffer<T, allocate_pinned_bytes, hipHostFree>::OwnedBuffer;
 
     T& operator[](std::size_t i) { return this->get()[i]; }

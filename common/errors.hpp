@@ -11,19 +11,19 @@ namespace tutorial {
 enum ExitCode : int {
     kExitVerified = 0,            ///< the result matched the reference (or verification was off)
     kExitVerificationFailed = 1,  ///< the result differs from the reference beyond the bound
-    kExitBadUsage = 2,            ///< the command line was wrong: bad size, unknown option, bad device
-    kExitRuntimeFailure = 3,      ///< no device, out of memory, or a driver or runtime error
+    kExitBadUsage = 2,        ///< the command line was wrong: bad size, unknown option, bad device
+    kExitRuntimeFailure = 3,  ///< no device, out of memory, or a driver or runtime error
 };
 
 /// A mistake on the command line. Its message names the option and says what was expected.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 /// The machine could not do what was asked: no GPU, not enough memory, a failing HIP call.
 class RuntimeFailure : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

@@ -11,15 +11,16 @@
 
 namespace tutorial {
 
-int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLauncher<float>& launch) {
+int run_gpu_gemm(const Options& options, const GpuRunInfo& info,
+                 const GemmLauncher<float>& launch) {
     const DeviceInfo device = select_device(options.devices.front());
     const int m = options.m, n = options.n, k = options.k;
     Matrix<float> a(m, k), b(k, n), c(m, n);
     fill_random(a, options.seed);
     fill_random(b, options.seed + 1);
     if (!options.quiet) {
-        std::cout << "\nGeneral multiply on device " << device.id << " (" << device.name << "): C (" << m << " x "
-                  << n << ") = A (" << m << " x " << k << ") B (" << k << " x " << n
+        std::cout << "\nGeneral multiply on device " << device.id << " (" << device.name << "): C ("
+                  << m << " x " << n << ") = A (" << m << " x " << k << ") B (" << k << " x " << n
                   << "), random values in [-1, 1], seed " << options.seed << "\n";
     }
 
@@ -38,23 +39,30 @@ int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLaunc
     DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(c.size());
     const Stream stream;
     auto copy_in = [&] {
-        HIP_CHECK(hipMemcpyAsync(device_a.get(), host_a.get(), a.bytes(), hipMemcpyHostToDevice, stream.get()));
-        HIP_CHECK(hipMemcpyAsync(device_b.get(), host_b.get(), b.bytes(), hipMemcpyHostToDevice, stream.get()));
+        HIP_CHECK(hipMemcpyAsync(device_a.get(), host_a.get(), a.bytes(), hipMemcpyHostToDevice,
+                                 stream.get()));
+        HIP_CHECK(hipMemcpyAsync(device_b.get(), host_b.get(), b.bytes(), hipMemcpyHostToDevice,
+                                 stream.get()));
     };
-    auto multiply = [&] { launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get()); };
+    auto multiply = [&] {
+        launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get());
+    };
     auto copy_out = [&] {
-        HIP_CHECK(hipMemcpyAsync(host_c.get(), device_c.get(), c.bytes(), hipMemcpyDeviceToHost, stream.get()));
+        HIP_CHECK(hipMemcpyAsync(host_c.get(), device_c.get(), c.bytes(), hipMemcpyDeviceToHost,
+                                 stream.get()));
     };
 
     // Poison C first, so a kernel that skips elements cannot pass on an earlier run's values.
     HIP_CHECK(hipMemsetAsync(device_c.get(), 0xFF, c.bytes(), stream.get()));
     if (options.timing) {
-        report.end_to_end_ms = time_with_events(stream.get(), options.warmup, options.iterations, [&] {
-                                   copy_in();
-                                   multiply();
-                                   copy_out();
-                               }).median_ms;
-        report.kernel = time_with_events(stream.get(), options.warmup, options.iterations, multiply);
+        report.end_to_end_ms =
+            time_with_events(stream.get(), options.warmup, options.iterations, [&] {
+                copy_in();
+                multiply();
+                copy_out();
+            }).median_ms;
+        report.kernel =
+            time_with_events(stream.get(), options.warmup, options.iterations, multiply);
     } else {
         copy_in();
         multiply();
@@ -67,10 +75,13 @@ int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLaunc
     if (options.verify) {
         const VerifyReport verification = verify_gemm(a, b, c);
         report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet) std::cout << verification.summary() << "\n";
-        if (!verification.passed) exit_code = kExitVerificationFailed;
+        if (!options.quiet)
+            std::cout << verification.summary() << "\n";
+        if (!verification.passed)
+            exit_code = kExitVerificationFailed;
     }
-    if (!options.quiet) print_report(std::cout, report);
+    if (!options.quiet)
+        print_report(std::cout, report);
     std::cout << result_line(report) << "\n";
     return exit_code;
 }

@@ -18,12 +18,14 @@ namespace tutorial {
 /// A step's entry point: enqueues C = A·B on `stream` for row-major device matrices
 /// (A is m x k, B is k x n, C is m x n), for example `step02::gemm`.
 template <typename T>
-using GemmLauncher = std::function<void(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream)>;
+using GemmLauncher =
+    std::function<void(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream)>;
 
 /// The host-side flow of a GPU multiply, once: allocate device memory, copy A and B in, launch,
 /// wait, copy C out. Device memory is freed when the buffers go out of scope, even on an error.
 template <typename T>
-Matrix<T> multiply_on_device(const Matrix<T>& a, const Matrix<T>& b, const GemmLauncher<T>& launch) {
+Matrix<T> multiply_on_device(const Matrix<T>& a, const Matrix<T>& b,
+                             const GemmLauncher<T>& launch) {
     // [host flow]
     const int m = a.rows(), k = a.cols(), n = b.cols();
     DeviceBuffer<T> device_a(a.size());
@@ -46,9 +48,9 @@ struct GpuRunInfo {
 };
 
 /// The general multiply of a GPU step: random A (m x k) and B (k x n) from the seed, on the device
-/// chosen by --device; times the kernel alone and the multiply with its copies (pinned host memory),
-/// each with events, warm-up first, median of --iterations; verifies C; prints the report and the
-/// RESULT line. Returns kExitVerified or kExitVerificationFailed.
+/// chosen by --device; times the kernel alone and the multiply with its copies (pinned host
+/// memory), each with events, warm-up first, median of --iterations; verifies C; prints the report
+/// and the RESULT line. Returns kExitVerified or kExitVerificationFailed.
 int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLauncher<float>& launch);
 
 }  // namespace tutorial

@@ -21,7 +21,8 @@ int main() {
         for (int id = 0; id < count; ++id) {
             const tutorial::DeviceInfo info = tutorial::select_device(id);
             std::cout << "device " << id << ": " << info.name << ", " << info.multiprocessors
-                      << " compute units, " << tutorial::format_bytes(info.global_memory_bytes) << '\n';
+                      << " compute units, " << tutorial::format_bytes(info.global_memory_bytes)
+                      << '\n';
         }
         return tutorial::kExitVerified;
     } catch (const tutorial::RuntimeFailure& error) {

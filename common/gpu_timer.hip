@@ -9,7 +9,8 @@ namespace tutorial {
 
 TimingSummary time_with_events(hipStream_t stream, int warmup, int repetitions,
                                const std::function<void()>& work) {
-    for (int i = 0; i < warmup; ++i) work();
+    for (int i = 0; i < warmup; ++i)
+        work();
     HIP_CHECK(hipStreamSynchronize(stream));
 
     const Event start;

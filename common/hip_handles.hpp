@@ -12,10 +12,11 @@ namespace tutorial {
 
 /// A stream on the current device, destroyed with its owner.
 class Stream {
-public:
+  public:
     Stream() { HIP_CHECK(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking)); }
     ~Stream() {
-        if (stream_ != nullptr) (void)hipStreamDestroy(stream_);
+        if (stream_ != nullptr)
+            (void)hipStreamDestroy(stream_);
     }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
@@ -25,16 +26,19 @@ public:
     hipStream_t get() const { return stream_; }
     void synchronize() const { HIP_CHECK(hipStreamSynchronize(stream_)); }
 
-private:
+  private:
     hipStream_t stream_ = nullptr;
 };
 
 /// An event on the current device, destroyed with its owner.
 class Event {
-public:
-    explicit Event(unsigned int flags = hipEventDefault) { HIP_CHECK(hipEventCreateWithFlags(&event_, flags)); }
+  public:
+    explicit Event(unsigned int flags = hipEventDefault) {
+        HIP_CHECK(hipEventCreateWithFlags(&event_, flags));
+    }
     ~Event() {
-        if (event_ != nullptr) (void)hipEventDestroy(event_);
+        if (event_ != nullptr)
+            (void)hipEventDestroy(event_);
     }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
@@ -52,7 +56,7 @@ public:
         return ms;
     }
 
-private:
+  private:
     hipEvent_t event_ = nullptr;
 };
 

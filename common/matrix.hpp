@@ -16,17 +16,19 @@ namespace tutorial {
 /// the same layout the kernels use, so `data()` can be copied to the GPU as it is.
 template <typename T>
 class Matrix {
-public:
+  public:
     Matrix() = default;
     Matrix(int rows, int cols) : rows_(rows), cols_(cols), values_(element_count(rows, cols)) {}
 
     /// Builds a matrix from nested lists, one inner list per row: `{{1, 4}, {2, 5}, {3, 6}}`.
     Matrix(std::initializer_list<std::initializer_list<T>> rows)
-        : rows_(static_cast<int>(rows.size())), cols_(rows.size() ? static_cast<int>(rows.begin()->size()) : 0) {
+        : rows_(static_cast<int>(rows.size())),
+          cols_(rows.size() ? static_cast<int>(rows.begin()->size()) : 0) {
         values_.reserve(element_count(rows_, cols_));
         for (const auto& row : rows) {
             if (static_cast<int>(row.size()) != cols_) {
-                throw std::invalid_argument("Matrix: every row must have the same number of columns");
+                throw std::invalid_argument(
+                    "Matrix: every row must have the same number of columns");
             }
             values_.insert(values_.end(), row.begin(), row.end());
         }
@@ -43,7 +45,7 @@ public:
     T* data() { return values_.data(); }
     const T* data() const { return values_.data(); }
 
-private:
+  private:
     static std::size_t element_count(int rows, int cols) {
         if (rows < 0 || cols < 0) {
             throw std::invalid_argument("Matrix: dimensions must not be negative");
@@ -51,7 +53,8 @@ private:
         return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
     }
     std::size_t index(int row, int col) const {
-        return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col);
+        return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) +
+               static_cast<std::size_t>(col);
     }
 
     int rows_ = 0;
@@ -59,17 +62,19 @@ private:
     std::vector<T> values_;
 };
 
-/// Fills `matrix` with values drawn uniformly from [low, high] by a std::mt19937 seeded with `seed`.
-/// The same seed gives the same matrix, so a failure can be reproduced with `--seed`.
+/// Fills `matrix` with values drawn uniformly from [low, high] by a std::mt19937 seeded with
+/// `seed`. The same seed gives the same matrix, so a failure can be reproduced with `--seed`.
 template <typename T>
 void fill_random(Matrix<T>& matrix, std::uint64_t seed, T low, T high) {
     std::mt19937 generator(static_cast<std::mt19937::result_type>(seed));
     if constexpr (std::is_integral_v<T>) {
         std::uniform_int_distribution<T> distribution(low, high);
-        for (std::size_t i = 0; i < matrix.size(); ++i) matrix.data()[i] = distribution(generator);
+        for (std::size_t i = 0; i < matrix.size(); ++i)
+            matrix.data()[i] = distribution(generator);
     } else {
         std::uniform_real_distribution<T> distribution(low, high);
-        for (std::size_t i = 0; i < matrix.size(); ++i) matrix.data()[i] = distribution(generator);
+        for (std::size_t i = 0; i < matrix.size(); ++i)
+            matrix.data()[i] = distribution(generator);
     }
 }
 

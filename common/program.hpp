@@ -30,7 +30,8 @@ void print_matrix(std::ostream& out, const Matrix<T>& matrix);
 template <typename T>
 void tutorial::print_matrix(std::ostream& out, const Matrix<T>& matrix) {
     for (int row = 0; row < matrix.rows(); ++row) {
-        for (int col = 0; col < matrix.cols(); ++col) out << std::setw(col ? 5 : 4) << matrix(row, col);
+        for (int col = 0; col < matrix.cols(); ++col)
+            out << std::setw(col ? 5 : 4) << matrix(row, col);
         out << '\n';
     }
 }

@@ -13,9 +13,9 @@ namespace tutorial {
 /// Rows of the exact-as-possible product C = A·B, computed in double, together with |A|·|B|
 /// (the sum of |a_ip|·|b_pj|), which scales the error bound of each element.
 struct ReferenceRows {
-    std::vector<int> rows;       ///< which rows of C were computed, in increasing order
-    Matrix<double> product;      ///< product(i, j) is row rows[i], column j of A·B
-    Matrix<double> magnitude;    ///< magnitude(i, j) is the same element of |A|·|B|
+    std::vector<int> rows;     ///< which rows of C were computed, in increasing order
+    Matrix<double> product;    ///< product(i, j) is row rows[i], column j of A·B
+    Matrix<double> magnitude;  ///< magnitude(i, j) is the same element of |A|·|B|
 };
 
 /// Computes the selected rows of A·B and |A|·|B| in double. The i-p-j loop order walks B row by
@@ -50,7 +50,8 @@ ReferenceRows reference_gemm_rows(const Matrix<T>& a, const Matrix<T>& b, std::v
 template <typename T>
 Matrix<double> reference_gemm(const Matrix<T>& a, const Matrix<T>& b) {
     std::vector<int> all_rows(static_cast<std::size_t>(a.rows()));
-    for (int i = 0; i < a.rows(); ++i) all_rows[static_cast<std::size_t>(i)] = i;
+    for (int i = 0; i < a.rows(); ++i)
+        all_rows[static_cast<std::size_t>(i)] = i;
     return reference_gemm_rows(a, b, std::move(all_rows)).product;
 }
 

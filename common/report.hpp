@@ -29,13 +29,13 @@ double gflops(int m, int n, int k, double milliseconds);
 
 /// Everything one run reports.
 struct RunReport {
-    std::string step;                       ///< "01", "02", ...
-    std::string variant;                    ///< the kernel, e.g. "naive" or "tiled16"
-    std::string device;                     ///< where it ran, e.g. the GPU's name or "CPU"
+    std::string step;     ///< "01", "02", ...
+    std::string variant;  ///< the kernel, e.g. "naive" or "tiled16"
+    std::string device;   ///< where it ran, e.g. the GPU's name or "CPU"
     int m = 0, n = 0, k = 0;
-    std::optional<TimingSummary> kernel;    ///< the multiply alone
-    std::optional<double> end_to_end_ms;    ///< copies to and from the device included
-    std::string verification = "skipped";   ///< "passed", "FAILED" or "skipped"
+    std::optional<TimingSummary> kernel;   ///< the multiply alone
+    std::optional<double> end_to_end_ms;   ///< copies to and from the device included
+    std::string verification = "skipped";  ///< "passed", "FAILED" or "skipped"
 };
 
 /// The human-readable lines: kernel time and GFLOPS, end-to-end time and GFLOPS.

@@ -7,7 +7,8 @@ namespace tutorial {
 
 double gamma_k(int k, double unit_roundoff) {
     const double k_u = static_cast<double>(k) * unit_roundoff;
-    if (k_u >= 1.0) return std::numeric_limits<double>::infinity();
+    if (k_u >= 1.0)
+        return std::numeric_limits<double>::infinity();
     return k_u / (1.0 - k_u);
 }
 
@@ -36,15 +37,17 @@ std::string VerifyReport::summary() const {
     } else {
         out << "verification FAILED: " << failures << " of " << checked << " elements";
     }
-    if (sampled) out << " (" << rows_checked << " sampled rows of " << rows_total << ")";
+    if (sampled)
+        out << " (" << rows_checked << " sampled rows of " << rows_total << ")";
     if (exact) {
         out << (passed ? " match exactly" : " differ");
     } else {
-        out << (passed ? " within" : " outside") << " |c - ref| <= 2 gamma_K (|A||B|)_ij, K = " << k;
+        out << (passed ? " within" : " outside")
+            << " |c - ref| <= 2 gamma_K (|A||B|)_ij, K = " << k;
     }
     if (worst_row >= 0 && !(passed && exact)) {
-        out << "; worst C(" << worst_row << ", " << worst_col << ") = " << worst_got << ", expected "
-            << worst_expected;
+        out << "; worst C(" << worst_row << ", " << worst_col << ") = " << worst_got
+            << ", expected " << worst_expected;
         if (!exact) {
             out.precision(3);
             out << ", error " << worst_error << ", bound " << worst_bound;

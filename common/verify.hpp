@@ -24,10 +24,10 @@ namespace tutorial {
 /// What a verification found; `summary()` is the sentence the programs print.
 struct VerifyReport {
     bool passed = true;
-    bool exact = false;             ///< integer comparison (no tolerance)
-    std::size_t checked = 0;        ///< elements compared
-    std::size_t failures = 0;       ///< elements outside the bound
-    int rows_checked = 0;           ///< rows of C compared (all of them unless sampled)
+    bool exact = false;        ///< integer comparison (no tolerance)
+    std::size_t checked = 0;   ///< elements compared
+    std::size_t failures = 0;  ///< elements outside the bound
+    int rows_checked = 0;      ///< rows of C compared (all of them unless sampled)
     int rows_total = 0;
     int k = 0;
     // The worst element: the largest error relative to its bound (a NaN or Inf beats everything).
@@ -84,7 +84,8 @@ VerifyReport compare_with_reference(const Matrix<T>& got, const ReferenceRows& r
                 ratio = error > 0.0 ? std::numeric_limits<double>::max() : 0.0;
             }
             ++report.checked;
-            if (!ok) ++report.failures;
+            if (!ok)
+                ++report.failures;
             if (ratio > worst_ratio) {
                 worst_ratio = ratio;
                 report.worst_row = row;
@@ -116,7 +117,8 @@ VerifyReport verify_gemm(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>
         return detail::compare_with_reference(c, reference, 0.0, true, k);
     } else {
         const double unit_roundoff = std::numeric_limits<T>::epsilon() / 2.0;
-        return detail::compare_with_reference(c, reference, 2.0 * gamma_k(k, unit_roundoff), false, k);
+        return detail::compare_with_reference(c, reference, 2.0 * gamma_k(k, unit_roundoff), false,
+                                              k);
     }
 }
 

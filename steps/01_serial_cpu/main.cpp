@@ -27,7 +27,8 @@ int run_worked_example(const tutorial::Options& options) {
     tutorial::Matrix<int> c(3, 3);
     step01::gemm(a.data(), b.data(), c.data(), 3, 3, 2);
     // [worked example]
-    return tutorial::report_worked_example(options, "Worked example: A (3 x 2) times B (2 x 3)", a, b, c);
+    return tutorial::report_worked_example(options, "Worked example: A (3 x 2) times B (2 x 3)", a,
+                                           b, c);
 }
 
 // The general case: random float matrices of the command-line sizes, timed and verified.
@@ -38,11 +39,13 @@ int run_general(const tutorial::Options& options) {
     tutorial::fill_random(a, options.seed);
     tutorial::fill_random(b, options.seed + 1);
     if (!options.quiet) {
-        std::cout << "\nGeneral multiply: C (" << options.m << " x " << options.n << ") = A (" << options.m
-                  << " x " << options.k << ") B (" << options.k << " x " << options.n
+        std::cout << "\nGeneral multiply: C (" << options.m << " x " << options.n << ") = A ("
+                  << options.m << " x " << options.k << ") B (" << options.k << " x " << options.n
                   << "), random values in [-1, 1], seed " << options.seed << "\n";
     }
-    auto multiply = [&] { step01::gemm(a.data(), b.data(), c.data(), options.m, options.n, options.k); };
+    auto multiply = [&] {
+        step01::gemm(a.data(), b.data(), c.data(), options.m, options.n, options.k);
+    };
 
     tutorial::RunReport report;
     report.step = "01";
@@ -60,10 +63,13 @@ int run_general(const tutorial::Options& options) {
     if (options.verify) {
         const tutorial::VerifyReport verification = tutorial::verify_gemm(a, b, c);
         report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet) std::cout << verification.summary() << "\n";
-        if (!verification.passed) exit_code = tutorial::kExitVerificationFailed;
+        if (!options.quiet)
+            std::cout << verification.summary() << "\n";
+        if (!verification.passed)
+            exit_code = tutorial::kExitVerificationFailed;
     }
-    if (!options.quiet) tutorial::print_report(std::cout, report);
+    if (!options.quiet)
+        tutorial::print_report(std::cout, report);
     std::cout << tutorial::result_line(report) << "\n";
     return exit_code;
 }
@@ -72,9 +78,11 @@ int run_general(const tutorial::Options& options) {
 
 int main(int argc, char** argv) {
     return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet) std::cout << kStep.summary << "\n\n";
+        if (!options.quiet)
+            std::cout << kStep.summary << "\n\n";
         const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only) return example;
+        if (example != tutorial::kExitVerified || options.example_only)
+            return example;
         return run_general(options);
     });
 }

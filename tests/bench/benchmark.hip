@@ -57,7 +57,8 @@ struct Result {
 std::string json_escape(const std::string& text) {
     std::string out;
     for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
+        if (c == '"' || c == '\\')
+            out += '\\';
         out += c;
     }
     return out;
@@ -72,22 +73,32 @@ std::string today() {
 
 // Times one kernel on the prepared buffers and verifies its result. Slow kernels get fewer
 // repetitions (at least 3) so a sweep stays within --seconds-per-kernel each.
-Result measure(const bench::Kernel& kernel, const Settings& settings, const tutorial::Matrix<float>& a,
-               const tutorial::Matrix<float>& b, const tutorial::DeviceBuffer<float>& device_a,
-               const tutorial::DeviceBuffer<float>& device_b, tutorial::DeviceBuffer<float>& device_c,
-               const tutorial::Stream& stream) {
+Result measure(const bench::Kernel& kernel, const Settings& settings,
+               const tutorial::Matrix<float>& a, const tutorial::Matrix<float>& b,
+               const tutorial::DeviceBuffer<float>& device_a,
+               const tutorial::DeviceBuffer<float>& device_b,
+               tutorial::DeviceBuffer<float>& device_c, const tutorial::Stream& stream) {
     const int m = a.rows(), k = a.cols(), n = b.cols();
-    auto run = [&] { kernel.launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get()); };
+    auto run = [&] {
+        kernel.launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get());
+    };
 
     const tutorial::TimingSummary probe = tutorial::time_with_events(stream.get(), 1, 1, run);
-    const int affordable = static_cast<int>(settings.seconds_per_kernel * 1000.0 / std::max(probe.median_ms, 1e-3));
+    const int affordable =
+        static_cast<int>(settings.seconds_per_kernel * 1000.0 / std::max(probe.median_ms, 1e-3));
     const int repetitions = std::clamp(affordable, 3, settings.iterations);
     // A kernel that takes over a second has been warmed up by the probe already.
     const int warmup = probe.median_ms > 1000.0 ? 0 : settings.warmup;
-    Result result{kernel, m, n, k, tutorial::time_with_events(stream.get(), warmup, repetitions, run), false,
+    Result result{kernel,
+                  m,
+                  n,
+                  k,
+                  tutorial::time_with_events(stream.get(), warmup, repetitions, run),
+                  false,
                   std::numeric_limits<double>::quiet_NaN()};
 
-    // Verify a fresh result: poison C (all bits set is a NaN), run once, compare with the reference.
+    // Verify a fresh result: poison C (all bits set is a NaN), run once, compare with the
+    // reference.
     HIP_CHECK(hipMemsetAsync(device_c.get(), 0xFF, device_c.bytes(), stream.get()));
     run();
     stream.synchronize();
@@ -95,16 +106,18 @@ Result measure(const bench::Kernel& kernel, const Settings& settings, const tuto
     device_c.download(c);
     const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
     result.verified = report.passed;
-    if (!report.passed) std::cerr << kernel.step << " " << kernel.variant << ": " << report.summary() << "\n";
+    if (!report.passed)
+        std::cerr << kernel.step << " " << kernel.variant << ": " << report.summary() << "\n";
     return result;
 }
 
 void print_row(const Result& r) {
     const double gflops = tutorial::gflops(r.m, r.n, r.k, r.timing.median_ms);
-    std::cout << std::left << std::setw(6) << r.kernel.step << std::setw(18) << r.kernel.variant << std::right
-              << std::setw(6) << r.m << std::setw(6) << r.n << std::setw(6) << r.k << std::fixed
-              << std::setprecision(4) << std::setw(12) << r.timing.median_ms << std::setw(12) << r.timing.min_ms
-              << std::setw(5) << r.timing.repetitions << std::setprecision(1) << std::setw(11) << gflops;
+    std::cout << std::left << std::setw(6) << r.kernel.step << std::setw(18) << r.kernel.variant
+              << std::right << std::setw(6) << r.m << std::setw(6) << r.n << std::setw(6) << r.k
+              << std::fixed << std::setprecision(4) << std::setw(12) << r.timing.median_ms
+              << std::setw(12) << r.timing.min_ms << std::setw(5) << r.timing.repetitions
+              << std::setprecision(1) << std::setw(11) << gflops;
     if (std::isnan(r.vendor_ms)) {
         std::cout << std::setw(10) << "-";
     } else {
@@ -116,19 +129,22 @@ void print_row(const Result& r) {
 void write_json(const Settings& settings, const std::string& gpu, int driver, int runtime,
                 const std::string& vendor, const std::vector<Result>& results) {
     std::ofstream out(settings.json_path);
-    if (!out) throw tutorial::RuntimeFailure("cannot write " + settings.json_path);
+    if (!out)
+        throw tutorial::RuntimeFailure("cannot write " + settings.json_path);
     out << "{\n  \"gpu\": \"" << json_escape(gpu) << "\",\n  \"driver_version\": " << driver
-        << ",\n  \"runtime_version\": " << runtime << ",\n  \"platform\": \"" << json_escape(tutorial::gpu_platform())
-        << "\",\n  \"vendor_blas\": \"" << json_escape(vendor) << "\",\n  \"date\": \"" << today()
-        << "\",\n  \"commit\": \"" << json_escape(settings.commit) << "\",\n  \"results\": [\n";
+        << ",\n  \"runtime_version\": " << runtime << ",\n  \"platform\": \""
+        << json_escape(tutorial::gpu_platform()) << "\",\n  \"vendor_blas\": \""
+        << json_escape(vendor) << "\",\n  \"date\": \"" << today() << "\",\n  \"commit\": \""
+        << json_escape(settings.commit) << "\",\n  \"results\": [\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
-        out << "    {\"step\": \"" << r.kernel.step << "\", \"variant\": \"" << r.kernel.variant << "\", \"m\": " << r.m
-            << ", \"n\": " << r.n << ", \"k\": " << r.k << ", \"median_ms\": " << std::setprecision(6) << r.timing.median_ms
+        out << "    {\"step\": \"" << r.kernel.step << "\", \"variant\": \"" << r.kernel.variant
+            << "\", \"m\": " << r.m << ", \"n\": " << r.n << ", \"k\": " << r.k
+            << ", \"median_ms\": " << std::setprecision(6) << r.timing.median_ms
             << ", \"min_ms\": " << r.timing.min_ms << ", \"repetitions\": " << r.timing.repetitions
             << ", \"gflops\": " << tutorial::gflops(r.m, r.n, r.k, r.timing.median_ms)
-            << ", \"verified\": " << (r.verified ? "true" : "false") << "}" << (i + 1 < results.size() ? "," : "")
-            << "\n";
+            << ", \"verified\": " << (r.verified ? "true" : "false") << "}"
+            << (i + 1 < results.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
 }
@@ -143,19 +159,23 @@ int run(const Settings& settings) {
     const std::string vendor_name = vendor ? vendor->name() : "none";
     std::cout << "GPU: " << device.name << " (driver " << driver << ", runtime " << runtime << ")\n"
               << "vendor BLAS: " << (vendor ? vendor_name : why_no_vendor) << "\n"
-              << "timing: " << settings.warmup << " warm-up runs, then the median of up to " << settings.iterations
-              << " event-timed runs\n\n";
-    std::cout << "step  variant                m     n     k   median ms      min ms runs     GFLOPS  % vendor\n";
+              << "timing: " << settings.warmup << " warm-up runs, then the median of up to "
+              << settings.iterations << " event-timed runs\n\n";
+    std::cout << "step  variant                m     n     k   median ms      min ms runs     "
+                 "GFLOPS  % vendor\n";
 
     std::vector<bench::Kernel> kernels;
     for (const bench::Kernel& kernel : bench::step_kernels()) {
-        if ((kernel.step + " " + kernel.variant).find(settings.filter) != std::string::npos) kernels.push_back(kernel);
+        if ((kernel.step + " " + kernel.variant).find(settings.filter) != std::string::npos)
+            kernels.push_back(kernel);
     }
     if (vendor) {
         bench::VendorBlas* blas = vendor.get();
-        kernels.insert(kernels.begin(), bench::Kernel{"blas", "vendor", [blas](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-                                                         blas->sgemm(a, b, c, m, n, k, s);
-                                                     }});
+        kernels.insert(
+            kernels.begin(),
+            bench::Kernel{"blas", "vendor",
+                          [blas](const float* a, const float* b, float* c, int m, int n, int k,
+                                 hipStream_t s) { blas->sgemm(a, b, c, m, n, k, s); }});
     }
 
     std::vector<Result> results;
@@ -171,7 +191,8 @@ int run(const Settings& settings) {
         double vendor_ms = std::numeric_limits<double>::quiet_NaN();
         for (const bench::Kernel& kernel : kernels) {
             Result result = measure(kernel, settings, a, b, device_a, device_b, device_c, stream);
-            if (kernel.step == "blas") vendor_ms = result.timing.median_ms;
+            if (kernel.step == "blas")
+                vendor_ms = result.timing.median_ms;
             result.vendor_ms = vendor_ms;
             all_verified = all_verified && result.verified;
             print_row(result);
@@ -189,13 +210,18 @@ int run(const Settings& settings) {
 
 int main(int argc, char** argv) {
     Settings settings;
-    CLI::App app{"Times every step's kernel and the vendor BLAS on the same inputs.", "gemm_benchmark"};
-    app.add_option("--sizes", settings.sizes, "square sizes m = n = k")->delimiter(',')->check(CLI::Range(1, 46340));
-    app.add_option("-i,--iterations", settings.iterations, "the most timed runs per kernel")->check(CLI::Range(3, 1000));
+    CLI::App app{"Times every step's kernel and the vendor BLAS on the same inputs.",
+                 "gemm_benchmark"};
+    app.add_option("--sizes", settings.sizes, "square sizes m = n = k")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 46340));
+    app.add_option("-i,--iterations", settings.iterations, "the most timed runs per kernel")
+        ->check(CLI::Range(3, 1000));
     app.add_option("--warmup", settings.warmup, "untimed runs first")->check(CLI::Range(0, 100));
     app.add_option("--seconds-per-kernel", settings.seconds_per_kernel,
                    "fewer repetitions (at least 3) for kernels slower than this budget");
-    app.add_option("--filter", settings.filter, "only kernels whose 'step variant' contains this text");
+    app.add_option("--filter", settings.filter,
+                   "only kernels whose 'step variant' contains this text");
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
     app.add_option("--commit", settings.commit, "the commit measured, recorded in the JSON");
     app.add_option("-d,--device", settings.device, "the device id")->check(CLI::NonNegativeNumber);

@@ -11,11 +11,12 @@ namespace bench {
 
 /// Row-major single-precision C = A·B through the platform's BLAS library.
 class VendorBlas {
-public:
+  public:
     virtual ~VendorBlas() = default;
     /// The library and its settings, e.g. "cuBLAS 13.0 SGEMM (FP32, TF32 off)".
     virtual std::string name() const = 0;
-    virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) = 0;
+    virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k,
+                       hipStream_t stream) = 0;
 };
 
 /// The vendor BLAS of this build, or nullptr when none is available (the reason in `why_not`).

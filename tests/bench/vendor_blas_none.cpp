@@ -5,7 +5,9 @@
 namespace bench {
 
 std::unique_ptr<VendorBlas> make_vendor_blas(std::string& why_not) {
-    why_not = "no vendor BLAS in this build (cuBLAS is used on NVIDIA; hipBLAS/rocBLAS support is not written yet)";
+    why_not =
+        "no vendor BLAS in this build (cuBLAS is used on NVIDIA; hipBLAS/rocBLAS support is not "
+        "written yet)";
     return nullptr;
 }
 

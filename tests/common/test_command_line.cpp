@@ -32,7 +32,8 @@ tutorial::StepDescription multi_device_step() {
 }
 
 // The UsageError message for `arguments`; fails the test when parsing succeeds.
-std::string usage_error(const tutorial::StepDescription& step, const std::vector<std::string>& arguments) {
+std::string usage_error(const tutorial::StepDescription& step,
+                        const std::vector<std::string>& arguments) {
     try {
         tutorial::parse_command_line(step, arguments);
     } catch (const tutorial::UsageError& error) {
@@ -61,7 +62,8 @@ TEST(CommandLine, Defaults) {
 }
 
 TEST(CommandLine, SizeSetsAllThreeAndEachDimensionOverridesIt) {
-    const auto options = tutorial::parse_command_line(plain_step(), {"-s", "300", "-n", "17", "-k", "5"});
+    const auto options =
+        tutorial::parse_command_line(plain_step(), {"-s", "300", "-n", "17", "-k", "5"});
     EXPECT_EQ(options.m, 300);
     EXPECT_EQ(options.n, 17);
     EXPECT_EQ(options.k, 5);
@@ -69,7 +71,8 @@ TEST(CommandLine, SizeSetsAllThreeAndEachDimensionOverridesIt) {
 
 TEST(CommandLine, SwitchesAndValues) {
     const auto options = tutorial::parse_command_line(
-        plain_step(), {"--no-verify", "--no-timing", "-q", "-e", "-i", "3", "--warmup", "0", "-d", "2", "--seed", "9"});
+        plain_step(), {"--no-verify", "--no-timing", "-q", "-e", "-i", "3", "--warmup", "0", "-d",
+                       "2", "--seed", "9"});
     EXPECT_FALSE(options.verify);
     EXPECT_FALSE(options.timing);
     EXPECT_TRUE(options.quiet);
@@ -82,25 +85,35 @@ TEST(CommandLine, SwitchesAndValues) {
 
 TEST(CommandLine, BadSizesNameTheOption) {
     const auto step = plain_step();
-    EXPECT_EQ(usage_error(step, {"-m", "0"}), "-m: 0 is out of range; expected a whole number from 1 to 65536");
+    EXPECT_EQ(usage_error(step, {"-m", "0"}),
+              "-m: 0 is out of range; expected a whole number from 1 to 65536");
     EXPECT_NE(usage_error(step, {"-n", "-5"}).find("-n: -5 is out of range"), std::string::npos);
-    EXPECT_NE(usage_error(step, {"-k", "abc"}).find("-k: 'abc' is not a whole number"), std::string::npos);
+    EXPECT_NE(usage_error(step, {"-k", "abc"}).find("-k: 'abc' is not a whole number"),
+              std::string::npos);
     EXPECT_NE(usage_error(step, {"-k", "12x"}).find("-k: '12x' is not"), std::string::npos);
     EXPECT_NE(usage_error(step, {"-k", "1.5"}).find("-k: '1.5' is not"), std::string::npos);
-    EXPECT_NE(usage_error(step, {"-m", "99999999999999"}).find("-m: 99999999999999 is out of range"),
-              std::string::npos);
-    EXPECT_NE(usage_error(step, {"-m", "99999999999999999999999999"}).find("-m: 99999999999999999999999999 is out of range"),
+    EXPECT_NE(
+        usage_error(step, {"-m", "99999999999999"}).find("-m: 99999999999999 is out of range"),
+        std::string::npos);
+    EXPECT_NE(usage_error(step, {"-m", "99999999999999999999999999"})
+                  .find("-m: 99999999999999999999999999 is out of range"),
               std::string::npos);
     EXPECT_NE(usage_error(step, {"--size", "0"}).find("--size"), std::string::npos);
     EXPECT_NE(usage_error(step, {"-m"}).find("-m"), std::string::npos);
 }
 
 TEST(CommandLine, MatricesTooLargeForIntIndexingAreRefused) {
-    const std::string message = usage_error(plain_step(), {"-m", "65536", "-n", "4", "-k", "65536"});
+    const std::string message =
+        usage_error(plain_step(), {"-m", "65536", "-n", "4", "-k", "65536"});
     EXPECT_NE(message.find("A (m x k) would be 65536 x 65536"), std::string::npos) << message;
-    EXPECT_NE(usage_error(plain_step(), {"-m", "4", "-n", "65536", "-k", "65536"}).find("B (k x n)"), std::string::npos);
-    EXPECT_NE(usage_error(plain_step(), {"-m", "65536", "-n", "65536", "-k", "4"}).find("C (m x n)"), std::string::npos);
-    EXPECT_NO_THROW(tutorial::parse_command_line(plain_step(), {"-m", "46340", "-n", "46340", "-k", "46340"}));
+    EXPECT_NE(
+        usage_error(plain_step(), {"-m", "4", "-n", "65536", "-k", "65536"}).find("B (k x n)"),
+        std::string::npos);
+    EXPECT_NE(
+        usage_error(plain_step(), {"-m", "65536", "-n", "65536", "-k", "4"}).find("C (m x n)"),
+        std::string::npos);
+    EXPECT_NO_THROW(
+        tutorial::parse_command_line(plain_step(), {"-m", "46340", "-n", "46340", "-k", "46340"}));
 }
 
 TEST(CommandLine, UnknownOptionIsNamed) {
@@ -118,11 +131,14 @@ TEST(CommandLine, BlockSizeMustBeOneTheStepSupports) {
 }
 
 TEST(CommandLine, DeviceLists) {
-    EXPECT_TRUE(tutorial::parse_command_line(multi_device_step(), {}).devices.empty()) << "empty means all";
+    EXPECT_TRUE(tutorial::parse_command_line(multi_device_step(), {}).devices.empty())
+        << "empty means all";
     EXPECT_EQ(tutorial::parse_command_line(multi_device_step(), {"--devices", "0,1,0"}).devices,
               (std::vector<int>{0, 1, 0}));
-    EXPECT_NE(usage_error(multi_device_step(), {"--devices", "0,x"}).find("--devices: 'x'"), std::string::npos);
-    EXPECT_NE(usage_error(multi_device_step(), {"--devices", "0,"}).find("--devices"), std::string::npos);
+    EXPECT_NE(usage_error(multi_device_step(), {"--devices", "0,x"}).find("--devices: 'x'"),
+              std::string::npos);
+    EXPECT_NE(usage_error(multi_device_step(), {"--devices", "0,"}).find("--devices"),
+              std::string::npos);
     EXPECT_NE(usage_error(plain_step(), {"--device", "0,1"}).find("--device: takes one device id"),
               std::string::npos);
 }
@@ -130,8 +146,8 @@ TEST(CommandLine, DeviceLists) {
 TEST(CommandLine, HelpListsEveryOption) {
     const std::string help = tutorial::help_text(tiled_step());
     for (const char* option : {"-m", "-n", "-k", "--size", "--block", "--iterations", "--warmup",
-                               "--no-verify", "--no-timing", "--quiet", "--example-only", "--device", "--seed",
-                               "--help", "Exit codes"}) {
+                               "--no-verify", "--no-timing", "--quiet", "--example-only",
+                               "--device", "--seed", "--help", "Exit codes"}) {
         EXPECT_NE(help.find(option), std::string::npos) << option << " missing from:\n" << help;
     }
     EXPECT_THROW(tutorial::parse_command_line(tiled_step(), {"-h"}), tutorial::HelpRequested);

@@ -11,7 +11,8 @@ TEST(Matrix, NestedListsAreStoredRowByRow) {
     ASSERT_EQ(a.rows(), 3);
     ASSERT_EQ(a.cols(), 2);
     const int expected[] = {1, 4, 2, 5, 3, 6};
-    for (int i = 0; i < 6; ++i) EXPECT_EQ(a.data()[i], expected[i]) << "index " << i;
+    for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(a.data()[i], expected[i]) << "index " << i;
     EXPECT_EQ(a(2, 1), 6);
     EXPECT_EQ(a(1, 0), 2);
 }

@@ -9,13 +9,15 @@
 
 namespace {
 
-int run(std::vector<std::string> arguments, const std::function<int(const tutorial::Options&)>& body) {
+int run(std::vector<std::string> arguments,
+        const std::function<int(const tutorial::Options&)>& body) {
     tutorial::StepDescription step;
     step.program = "test_program";
     step.summary = "exit code test";
     arguments.insert(arguments.begin(), "test_program");
     std::vector<char*> argv;
-    for (auto& argument : arguments) argv.push_back(argument.data());
+    for (auto& argument : arguments)
+        argv.push_back(argument.data());
     return tutorial::run_step(static_cast<int>(argv.size()), argv.data(), step, body);
 }
 
@@ -23,21 +25,38 @@ int run(std::vector<std::string> arguments, const std::function<int(const tutori
 
 TEST(RunStep, ExitCodes) {
     bool ran = false;
-    EXPECT_EQ(run({}, [&](const tutorial::Options&) { ran = true; return tutorial::kExitVerified; }), 0);
+    EXPECT_EQ(run({},
+                  [&](const tutorial::Options&) {
+                      ran = true;
+                      return tutorial::kExitVerified;
+                  }),
+              0);
     EXPECT_TRUE(ran);
-    EXPECT_EQ(run({}, [](const tutorial::Options&) { return tutorial::kExitVerificationFailed; }), 1);
+    EXPECT_EQ(run({}, [](const tutorial::Options&) { return tutorial::kExitVerificationFailed; }),
+              1);
 
     testing::internal::CaptureStderr();
-    EXPECT_EQ(run({"-m", "0"}, [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }), 2);
+    EXPECT_EQ(run({"-m", "0"},
+                  [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }),
+              2);
     EXPECT_NE(testing::internal::GetCapturedStderr().find("-m: 0"), std::string::npos);
 
     testing::internal::CaptureStderr();
-    EXPECT_EQ(run({}, [](const tutorial::Options&) -> int { throw tutorial::UsageError("--device: no device 7"); }), 2);
+    EXPECT_EQ(run({},
+                  [](const tutorial::Options&) -> int {
+                      throw tutorial::UsageError("--device: no device 7");
+                  }),
+              2);
     EXPECT_NE(testing::internal::GetCapturedStderr().find("no device 7"), std::string::npos);
 
     testing::internal::CaptureStderr();
-    EXPECT_EQ(run({}, [](const tutorial::Options&) -> int { throw tutorial::RuntimeFailure("no HIP device was found"); }), 3);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("no HIP device was found"), std::string::npos);
+    EXPECT_EQ(run({},
+                  [](const tutorial::Options&) -> int {
+                      throw tutorial::RuntimeFailure("no HIP device was found");
+                  }),
+              3);
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("no HIP device was found"),
+              std::string::npos);
 
     testing::internal::CaptureStderr();
     EXPECT_EQ(run({}, [](const tutorial::Options&) -> int { throw std::bad_alloc(); }), 3);
@@ -46,6 +65,8 @@ TEST(RunStep, ExitCodes) {
 
 TEST(RunStep, HelpPrintsAndReturnsZeroWithoutRunning) {
     testing::internal::CaptureStdout();
-    EXPECT_EQ(run({"--help"}, [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }), 0);
+    EXPECT_EQ(run({"--help"},
+                  [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }),
+              0);
     EXPECT_NE(testing::internal::GetCapturedStdout().find("Usage:"), std::string::npos);
 }

@@ -13,7 +13,8 @@ TEST(ReferenceGemm, WorkedExampleFromStep01) {
     ASSERT_EQ(c.rows(), 3);
     ASSERT_EQ(c.cols(), 3);
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+        for (int j = 0; j < 3; ++j)
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
 }
 
 TEST(ReferenceGemm, FourByFourExampleOfStep03) {
@@ -36,10 +37,12 @@ TEST(ReferenceGemm, IdentityLeavesRandomMatrixUnchanged) {
     Matrix<float> a(5, 7);
     tutorial::fill_random(a, 3);
     Matrix<float> identity(7, 7);
-    for (int i = 0; i < 7; ++i) identity(i, i) = 1.0f;
+    for (int i = 0; i < 7; ++i)
+        identity(i, i) = 1.0f;
     const Matrix<double> c = tutorial::reference_gemm(a, identity);
     for (int i = 0; i < 5; ++i)
-        for (int j = 0; j < 7; ++j) EXPECT_EQ(c(i, j), static_cast<double>(a(i, j)));
+        for (int j = 0; j < 7; ++j)
+            EXPECT_EQ(c(i, j), static_cast<double>(a(i, j)));
 }
 
 TEST(ReferenceGemm, MagnitudeIsProductOfAbsoluteValues) {

@@ -45,9 +45,10 @@ TEST(Report, ResultLineIsOneLineOfJsonWithEveryField) {
     EXPECT_EQ(line.back(), '}');
     EXPECT_EQ(line.find('\n'), std::string::npos);
     for (const char* field :
-         {"\"step\": \"04\"", "\"variant\": \"tiled16\"", "\"device\": \"GPU \\\"quoted\\\"\"", "\"m\": 100",
-          "\"n\": 200", "\"k\": 300", "\"kernel_median_ms\": 2", "\"kernel_min_ms\": 1.5", "\"repetitions\": 10",
-          "\"kernel_gflops\": 6", "\"end_to_end_ms\": 4", "\"end_to_end_gflops\": 3", "\"verification\": \"passed\""}) {
+         {"\"step\": \"04\"", "\"variant\": \"tiled16\"", "\"device\": \"GPU \\\"quoted\\\"\"",
+          "\"m\": 100", "\"n\": 200", "\"k\": 300", "\"kernel_median_ms\": 2",
+          "\"kernel_min_ms\": 1.5", "\"repetitions\": 10", "\"kernel_gflops\": 6",
+          "\"end_to_end_ms\": 4", "\"end_to_end_gflops\": 3", "\"verification\": \"passed\""}) {
         EXPECT_NE(line.find(field), std::string::npos) << field << " missing from " << line;
     }
 }

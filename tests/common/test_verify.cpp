@@ -18,7 +18,8 @@ Matrix<float> float_product_reversed(const Matrix<float>& a, const Matrix<float>
     for (int i = 0; i < a.rows(); ++i)
         for (int j = 0; j < b.cols(); ++j) {
             float sum = 0.0f;
-            for (int p = a.cols() - 1; p >= 0; --p) sum += a(i, p) * b(p, j);
+            for (int p = a.cols() - 1; p >= 0; --p)
+                sum += a(i, p) * b(p, j);
             c(i, j) = sum;
         }
     return c;
@@ -49,7 +50,8 @@ TEST(Verify, CorrectFloatResultWithRoundingErrorPasses) {
     const Matrix<double> exact = tutorial::reference_gemm(p.a, p.b);
     double largest = 0.0;
     for (int i = 0; i < 37; ++i)
-        for (int j = 0; j < 23; ++j) largest = std::max(largest, std::fabs(p.c(i, j) - exact(i, j)));
+        for (int j = 0; j < 23; ++j)
+            largest = std::max(largest, std::fabs(p.c(i, j) - exact(i, j)));
     ASSERT_GT(largest, 0.0);
     // ...and is still accepted.
     const tutorial::VerifyReport report = tutorial::verify_gemm(p.a, p.b, p.c);
@@ -76,7 +78,8 @@ TEST(Verify, BoundIsTheEdgeBetweenPassAndFail) {
     const double bound = bound_of(p, 2, 3);
     ASSERT_GT(bound, 0.0);
     p.c(2, 3) = static_cast<float>(exact(2, 3) + 0.5 * bound);
-    EXPECT_TRUE(tutorial::verify_gemm(p.a, p.b, p.c).passed) << "an error of half the bound must pass";
+    EXPECT_TRUE(tutorial::verify_gemm(p.a, p.b, p.c).passed)
+        << "an error of half the bound must pass";
     p.c(2, 3) = static_cast<float>(exact(2, 3) + 3.0 * bound);
     const tutorial::VerifyReport report = tutorial::verify_gemm(p.a, p.b, p.c);
     EXPECT_FALSE(report.passed) << "an error of three times the bound must fail";
@@ -106,7 +109,8 @@ TEST(Verify, InfinityAlwaysFails) {
 TEST(Verify, ZeroRowNeedsExactZero) {
     // A row of zeros makes |A||B| zero there, so the bound is zero and only 0 passes.
     Product p = random_product(3, 5, 6, 9);
-    for (int j = 0; j < 6; ++j) p.a(1, j) = 0.0f;
+    for (int j = 0; j < 6; ++j)
+        p.a(1, j) = 0.0f;
     p.c = float_product_reversed(p.a, p.b);
     EXPECT_TRUE(tutorial::verify_gemm(p.a, p.b, p.c).passed);
     p.c(1, 4) = 1e-30f;
@@ -120,7 +124,8 @@ TEST(Verify, IntegersCompareExactly) {
     Matrix<int> c(6, 4);
     const Matrix<double> exact = tutorial::reference_gemm(a, b);
     for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 4; ++j) c(i, j) = static_cast<int>(exact(i, j));
+        for (int j = 0; j < 4; ++j)
+            c(i, j) = static_cast<int>(exact(i, j));
     const tutorial::VerifyReport good = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(good.passed) << good.summary();
     EXPECT_TRUE(good.exact);
@@ -143,7 +148,8 @@ TEST(Verify, LargeProductsAreSampledIncludingFirstAndLastRow) {
     ASSERT_EQ(rows.size(), 1000u);
     EXPECT_EQ(rows.front(), 0);
     EXPECT_EQ(rows.back(), 4999);
-    for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_LT(rows[i - 1], rows[i]);
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        EXPECT_LT(rows[i - 1], rows[i]);
     EXPECT_EQ(tutorial::rows_to_verify(50, 100, 100, options).size(), 50u);
 }
 

@@ -22,7 +22,8 @@ TEST(DeviceBuffer, MatrixRoundTrip) {
     device.upload(host);
     Matrix<float> back(37, 53);
     device.download(back);
-    for (std::size_t i = 0; i < host.size(); ++i) ASSERT_EQ(back.data()[i], host.data()[i]) << "index " << i;
+    for (std::size_t i = 0; i < host.size(); ++i)
+        ASSERT_EQ(back.data()[i], host.data()[i]) << "index " << i;
 }
 
 TEST(DeviceBuffer, SizeMismatchIsRefused) {
@@ -67,13 +68,17 @@ TEST(PinnedBuffer, AsyncRoundTripThroughDevice) {
     tutorial::select_device(0);
     const std::size_t count = 1 << 16;
     tutorial::PinnedBuffer<float> in(count), out(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = static_cast<float>(i) * 0.5f - 7.0f;
+    for (std::size_t i = 0; i < count; ++i)
+        in[i] = static_cast<float>(i) * 0.5f - 7.0f;
     tutorial::DeviceBuffer<float> device(count);
     const tutorial::Stream stream;
-    HIP_CHECK(hipMemcpyAsync(device.get(), in.get(), in.bytes(), hipMemcpyHostToDevice, stream.get()));
-    HIP_CHECK(hipMemcpyAsync(out.get(), device.get(), out.bytes(), hipMemcpyDeviceToHost, stream.get()));
+    HIP_CHECK(
+        hipMemcpyAsync(device.get(), in.get(), in.bytes(), hipMemcpyHostToDevice, stream.get()));
+    HIP_CHECK(
+        hipMemcpyAsync(out.get(), device.get(), out.bytes(), hipMemcpyDeviceToHost, stream.get()));
     stream.synchronize();
-    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(out[i], in[i]) << "index " << i;
+    for (std::size_t i = 0; i < count; ++i)
+        ASSERT_EQ(out[i], in[i]) << "index " << i;
 }
 
 TEST(SelectDevice, UnknownIdIsAUsageError) {
@@ -83,7 +88,8 @@ TEST(SelectDevice, UnknownIdIsAUsageError) {
         tutorial::select_device(count);
         FAIL() << "device " << count << " was accepted";
     } catch (const tutorial::UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("there is no device " + std::to_string(count)), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("there is no device " + std::to_string(count)),
+                  std::string::npos);
     }
 }
 
@@ -97,9 +103,13 @@ TEST(HipCheck, NamesExpressionErrorFileAndLine) {
         FAIL() << "an invalid copy succeeded";
     } catch (const tutorial::RuntimeFailure& error) {
         const std::string message = error.what();
-        EXPECT_NE(message.find("'hipMemcpy(nullptr, reinterpret_cast<void*>(16), 64, hipMemcpyDeviceToDevice)'"),
-                  std::string::npos) << message;
-        EXPECT_NE(message.find("test_device_buffer.hip:" + std::to_string(line)), std::string::npos) << message;
+        EXPECT_NE(
+            message.find(
+                "'hipMemcpy(nullptr, reinterpret_cast<void*>(16), 64, hipMemcpyDeviceToDevice)'"),
+            std::string::npos)
+            << message;
+        EXPECT_NE(message.find("test_device_buffer.hip:" + std::to_string(line)), std::string::npos)
+            << message;
         EXPECT_NE(message.find("failed with "), std::string::npos) << message;
     }
     (void)hipGetLastError();

@@ -13,9 +13,11 @@ template <typename T>
 __global__ void simple_gemm(const T* a, const T* b, T* c, int m, int n, int k) {
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
     const int row = blockIdx.y * blockDim.y + threadIdx.y;
-    if (row >= m || col >= n) return;
+    if (row >= m || col >= n)
+        return;
     T sum = 0;
-    for (int p = 0; p < k; ++p) sum += a[row * k + p] * b[p * n + col];
+    for (int p = 0; p < k; ++p)
+        sum += a[row * k + p] * b[p * n + col];
     c[row * n + col] = sum;
 }
 
@@ -55,7 +57,8 @@ TEST(MultiplyOnDevice, IntegerProductIsExact) {
 TEST(RunGpuGemm, CorrectKernelIsVerified) {
     TUTORIAL_REQUIRE_GPU();
     testing::internal::CaptureStdout();
-    const int code = tutorial::run_gpu_gemm(options_for(37, 29, 41), {"xx", "simple"}, launch_simple<float>);
+    const int code =
+        tutorial::run_gpu_gemm(options_for(37, 29, 41), {"xx", "simple"}, launch_simple<float>);
     const std::string output = testing::internal::GetCapturedStdout();
     EXPECT_EQ(code, tutorial::kExitVerified) << output;
     EXPECT_NE(output.find("\"verification\": \"passed\""), std::string::npos) << output;

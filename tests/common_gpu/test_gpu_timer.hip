@@ -12,7 +12,8 @@ __global__ void spin(long long cycles, int* sink) {
     const long long start = clock64();
     while (clock64() - start < cycles) {
     }
-    if (threadIdx.x == 0) *sink = 1;
+    if (threadIdx.x == 0)
+        *sink = 1;
 }
 }  // namespace
 
@@ -28,7 +29,8 @@ TEST(GpuTimer, RunsWarmupAndRepetitionsAndMeasuresTheWork) {
         hipLaunchKernelGGL(spin, dim3(1), dim3(32), 0, stream.get(), 1000LL, sink);
         HIP_CHECK_LAUNCH();
     };
-    const tutorial::TimingSummary short_run = tutorial::time_with_events(stream.get(), 2, 5, short_work);
+    const tutorial::TimingSummary short_run =
+        tutorial::time_with_events(stream.get(), 2, 5, short_work);
     EXPECT_EQ(calls, 7);
     EXPECT_EQ(short_run.repetitions, 5);
     EXPECT_GT(short_run.min_ms, 0.0);
@@ -38,7 +40,9 @@ TEST(GpuTimer, RunsWarmupAndRepetitionsAndMeasuresTheWork) {
         hipLaunchKernelGGL(spin, dim3(1), dim3(32), 0, stream.get(), 20000000LL, sink);
         HIP_CHECK_LAUNCH();
     };
-    const tutorial::TimingSummary long_run = tutorial::time_with_events(stream.get(), 1, 3, long_work);
-    EXPECT_GT(long_run.median_ms, 10.0 * short_run.median_ms) << "the timer must see the longer kernel";
+    const tutorial::TimingSummary long_run =
+        tutorial::time_with_events(stream.get(), 1, 3, long_work);
+    EXPECT_GT(long_run.median_ms, 10.0 * short_run.median_ms)
+        << "the timer must see the longer kernel";
     HIP_CHECK(hipFree(sink));
 }

@@ -15,7 +15,8 @@
 namespace {
 __global__ void add_index(float* values, int count) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) values[i] += static_cast<float>(i);
+    if (i < count)
+        values[i] += static_cast<float>(i);
 }
 }  // namespace
 
@@ -69,9 +70,11 @@ TEST(HipRuntimeMapping, MallocMemsetMemcpyFree) {
     HIP_CHECK(hipMemset(device, 0, count * sizeof(float)));
     std::vector<float> host(count, 1.0f);
     HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (float v : host) ASSERT_EQ(v, 0.0f);
+    for (float v : host)
+        ASSERT_EQ(v, 0.0f);
     std::vector<float> values(count);
-    for (int i = 0; i < count; ++i) values[i] = 0.25f * static_cast<float>(i);
+    for (int i = 0; i < count; ++i)
+        values[i] = 0.25f * static_cast<float>(i);
     float* copy = nullptr;
     HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&copy), count * sizeof(float)));
     HIP_CHECK(hipMemcpy(device, values.data(), count * sizeof(float), hipMemcpyHostToDevice));
@@ -96,7 +99,8 @@ TEST(HipRuntimeMapping, LaunchBothWays) {
     HIP_CHECK(hipDeviceSynchronize());
     std::vector<float> host(count);
     HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < count; ++i) ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
+    for (int i = 0; i < count; ++i)
+        ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
     // An impossible block size is reported by hipGetLastError, not by the launch itself.
     hipLaunchKernelGGL(add_index, dim3(1), dim3(4096), 0, nullptr, device, count);
     EXPECT_NE(hipGetLastError(), hipSuccess);
@@ -110,7 +114,8 @@ TEST(HipRuntimeMapping, PinnedAndRegisteredHostMemory) {
     const size_t count = 4096;
     float* pinned = nullptr;
     HIP_CHECK(hipHostMalloc(&pinned, count * sizeof(float), hipHostMallocDefault));
-    for (size_t i = 0; i < count; ++i) pinned[i] = static_cast<float>(i);
+    for (size_t i = 0; i < count; ++i)
+        pinned[i] = static_cast<float>(i);
     std::vector<float> registered(count, -1.0f);
     HIP_CHECK(hipHostRegister(registered.data(), count * sizeof(float), hipHostRegisterDefault));
     float* device = nullptr;
@@ -118,9 +123,11 @@ TEST(HipRuntimeMapping, PinnedAndRegisteredHostMemory) {
     hipStream_t stream;
     HIP_CHECK(hipStreamCreate(&stream));
     HIP_CHECK(hipMemcpyAsync(device, pinned, count * sizeof(float), hipMemcpyHostToDevice, stream));
-    HIP_CHECK(hipMemcpyAsync(registered.data(), device, count * sizeof(float), hipMemcpyDeviceToHost, stream));
+    HIP_CHECK(hipMemcpyAsync(registered.data(), device, count * sizeof(float),
+                             hipMemcpyDeviceToHost, stream));
     HIP_CHECK(hipStreamSynchronize(stream));
-    for (size_t i = 0; i < count; ++i) ASSERT_EQ(registered[i], static_cast<float>(i));
+    for (size_t i = 0; i < count; ++i)
+        ASSERT_EQ(registered[i], static_cast<float>(i));
     HIP_CHECK(hipStreamDestroy(stream));
     HIP_CHECK(hipFree(device));
     HIP_CHECK(hipHostUnregister(registered.data()));
@@ -160,7 +167,8 @@ TEST(HipRuntimeMapping, StreamsEventsAndOrdering) {
 
     std::vector<float> host(count);
     HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < count; i += 4099) ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
+    for (int i = 0; i < count; i += 4099)
+        ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
 
     HIP_CHECK(hipEventDestroy(start));
     HIP_CHECK(hipEventDestroy(produced));
@@ -175,7 +183,8 @@ TEST(HipRuntimeMapping, TwoDimensionalAndPeerCopies) {
     HIP_CHECK(hipSetDevice(0));
     // Copy the 3 x 4 block at row 1, column 2 of a 5 x 8 host matrix into a dense 3 x 4 buffer.
     std::vector<float> host(5 * 8);
-    for (int i = 0; i < 40; ++i) host[i] = static_cast<float>(i);
+    for (int i = 0; i < 40; ++i)
+        host[i] = static_cast<float>(i);
     float* block = nullptr;
     HIP_CHECK(hipMalloc(&block, 12 * sizeof(float)));
     HIP_CHECK(hipMemcpy2DAsync(block, 4 * sizeof(float), host.data() + 1 * 8 + 2, 8 * sizeof(float),
@@ -188,17 +197,20 @@ TEST(HipRuntimeMapping, TwoDimensionalAndPeerCopies) {
     std::vector<float> back(12);
     HIP_CHECK(hipMemcpy(back.data(), other, 12 * sizeof(float), hipMemcpyDeviceToHost));
     for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 4; ++c) EXPECT_EQ(back[r * 4 + c], host[(r + 1) * 8 + (c + 2)]);
+        for (int c = 0; c < 4; ++c)
+            EXPECT_EQ(back[r * 4 + c], host[(r + 1) * 8 + (c + 2)]);
     HIP_CHECK(hipFree(block));
     HIP_CHECK(hipFree(other));
 }
 
 TEST(HipRuntimeMapping, PeerAccessBetweenTwoDevices) {
     TUTORIAL_REQUIRE_GPU();
-    if (tutorial::device_count() < 2) GTEST_SKIP() << "needs two GPUs, found " << tutorial::device_count();
+    if (tutorial::device_count() < 2)
+        GTEST_SKIP() << "needs two GPUs, found " << tutorial::device_count();
     int can_access = 0;
     HIP_CHECK(hipDeviceCanAccessPeer(&can_access, 0, 1));
-    if (!can_access) GTEST_SKIP() << "devices 0 and 1 cannot access each other's memory";
+    if (!can_access)
+        GTEST_SKIP() << "devices 0 and 1 cannot access each other's memory";
     HIP_CHECK(hipSetDevice(0));
     const hipError_t status = hipDeviceEnablePeerAccess(1, 0);
     EXPECT_TRUE(status == hipSuccess || status == hipErrorPeerAccessAlreadyEnabled);

@@ -13,7 +13,8 @@ TEST(Step01, WorkedExampleExactly) {
     step01::gemm(a.data(), b.data(), c.data(), 3, 3, 2);
     const int expected[3][3] = {{47, 52, 57}, {64, 71, 78}, {81, 90, 99}};
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+        for (int j = 0; j < 3; ++j)
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
 }
 
 TEST(Step01, OverwritesInsteadOfAccumulating) {
@@ -52,9 +53,11 @@ TEST_P(Step01Shapes, FloatsWithinTheBound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Step01Shapes,
-                         testing::Values(Shape{1, 1, 1}, Shape{3, 3, 2}, Shape{7, 13, 5}, Shape{17, 31, 13},
-                                         Shape{64, 1, 33}, Shape{1, 50, 40}, Shape{40, 30, 1}, Shape{129, 65, 257}),
+                         testing::Values(Shape{1, 1, 1}, Shape{3, 3, 2}, Shape{7, 13, 5},
+                                         Shape{17, 31, 13}, Shape{64, 1, 33}, Shape{1, 50, 40},
+                                         Shape{40, 30, 1}, Shape{129, 65, 257}),
                          [](const testing::TestParamInfo<Shape>& info) {
-                             return std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
+                             return std::to_string(info.param.m) + "x" +
+                                    std::to_string(info.param.n) + "x" +
                                     std::to_string(info.param.k);
                          });

@@ -30,24 +30,44 @@ constexpr hipError_t hipErrorInvalidDevice = cudaErrorInvalidDevice;
 constexpr hipError_t hipErrorPeerAccessAlreadyEnabled = cudaErrorPeerAccessAlreadyEnabled;
 constexpr hipError_t hipErrorNotReady = cudaErrorNotReady;
 
-inline const char* hipGetErrorName(hipError_t error) { return cudaGetErrorName(error); }
-inline const char* hipGetErrorString(hipError_t error) { return cudaGetErrorString(error); }
-inline hipError_t hipGetLastError() { return cudaGetLastError(); }
-inline hipError_t hipPeekAtLastError() { return cudaPeekAtLastError(); }
+inline const char* hipGetErrorName(hipError_t error) {
+    return cudaGetErrorName(error);
+}
+inline const char* hipGetErrorString(hipError_t error) {
+    return cudaGetErrorString(error);
+}
+inline hipError_t hipGetLastError() {
+    return cudaGetLastError();
+}
+inline hipError_t hipPeekAtLastError() {
+    return cudaPeekAtLastError();
+}
 
 // ---- devices ---------------------------------------------------------------------------------
 /// The fields of `hipDeviceProp_t` the tutorial reads have the same names in `cudaDeviceProp`.
 using hipDeviceProp_t = cudaDeviceProp;
 
-inline hipError_t hipGetDeviceCount(int* count) { return cudaGetDeviceCount(count); }
-inline hipError_t hipSetDevice(int device) { return cudaSetDevice(device); }
-inline hipError_t hipGetDevice(int* device) { return cudaGetDevice(device); }
+inline hipError_t hipGetDeviceCount(int* count) {
+    return cudaGetDeviceCount(count);
+}
+inline hipError_t hipSetDevice(int device) {
+    return cudaSetDevice(device);
+}
+inline hipError_t hipGetDevice(int* device) {
+    return cudaGetDevice(device);
+}
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
     return cudaGetDeviceProperties(prop, device);
 }
-inline hipError_t hipDeviceSynchronize() { return cudaDeviceSynchronize(); }
-inline hipError_t hipDriverGetVersion(int* version) { return cudaDriverGetVersion(version); }
-inline hipError_t hipRuntimeGetVersion(int* version) { return cudaRuntimeGetVersion(version); }
+inline hipError_t hipDeviceSynchronize() {
+    return cudaDeviceSynchronize();
+}
+inline hipError_t hipDriverGetVersion(int* version) {
+    return cudaDriverGetVersion(version);
+}
+inline hipError_t hipRuntimeGetVersion(int* version) {
+    return cudaRuntimeGetVersion(version);
+}
 inline hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
     return cudaMemGetInfo(free_bytes, total_bytes);
 }
@@ -69,12 +89,16 @@ constexpr unsigned int hipHostMallocPortable = cudaHostAllocPortable;
 constexpr unsigned int hipHostRegisterDefault = cudaHostRegisterDefault;
 constexpr unsigned int hipHostRegisterPortable = cudaHostRegisterPortable;
 
-inline hipError_t hipMalloc(void** pointer, size_t bytes) { return cudaMalloc(pointer, bytes); }
+inline hipError_t hipMalloc(void** pointer, size_t bytes) {
+    return cudaMalloc(pointer, bytes);
+}
 template <typename T>
 hipError_t hipMalloc(T** pointer, size_t bytes) {
     return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
 }
-inline hipError_t hipFree(void* pointer) { return cudaFree(pointer); }
+inline hipError_t hipFree(void* pointer) {
+    return cudaFree(pointer);
+}
 inline hipError_t hipHostMalloc(void** pointer, size_t bytes, unsigned int flags) {
     return cudaHostAlloc(pointer, bytes, flags);
 }
@@ -82,11 +106,15 @@ template <typename T>
 hipError_t hipHostMalloc(T** pointer, size_t bytes, unsigned int flags) {
     return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
 }
-inline hipError_t hipHostFree(void* pointer) { return cudaFreeHost(pointer); }
+inline hipError_t hipHostFree(void* pointer) {
+    return cudaFreeHost(pointer);
+}
 inline hipError_t hipHostRegister(void* pointer, size_t bytes, unsigned int flags) {
     return cudaHostRegister(pointer, bytes, flags);
 }
-inline hipError_t hipHostUnregister(void* pointer) { return cudaHostUnregister(pointer); }
+inline hipError_t hipHostUnregister(void* pointer) {
+    return cudaHostUnregister(pointer);
+}
 
 inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
     return cudaMemcpy(dst, src, bytes, kind);
@@ -102,26 +130,40 @@ constexpr unsigned int hipStreamNonBlocking = cudaStreamNonBlocking;
 constexpr unsigned int hipEventDefault = cudaEventDefault;
 constexpr unsigned int hipEventDisableTiming = cudaEventDisableTiming;
 
-inline hipError_t hipStreamCreate(hipStream_t* stream) { return cudaStreamCreate(stream); }
+inline hipError_t hipStreamCreate(hipStream_t* stream) {
+    return cudaStreamCreate(stream);
+}
 inline hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
     return cudaStreamCreateWithFlags(stream, flags);
 }
-inline hipError_t hipStreamDestroy(hipStream_t stream) { return cudaStreamDestroy(stream); }
-inline hipError_t hipStreamSynchronize(hipStream_t stream) { return cudaStreamSynchronize(stream); }
+inline hipError_t hipStreamDestroy(hipStream_t stream) {
+    return cudaStreamDestroy(stream);
+}
+inline hipError_t hipStreamSynchronize(hipStream_t stream) {
+    return cudaStreamSynchronize(stream);
+}
 inline hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
     return cudaStreamWaitEvent(stream, event, flags);
 }
 
-inline hipError_t hipEventCreate(hipEvent_t* event) { return cudaEventCreate(event); }
+inline hipError_t hipEventCreate(hipEvent_t* event) {
+    return cudaEventCreate(event);
+}
 inline hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned int flags) {
     return cudaEventCreateWithFlags(event, flags);
 }
-inline hipError_t hipEventDestroy(hipEvent_t event) { return cudaEventDestroy(event); }
+inline hipError_t hipEventDestroy(hipEvent_t event) {
+    return cudaEventDestroy(event);
+}
 inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = nullptr) {
     return cudaEventRecord(event, stream);
 }
-inline hipError_t hipEventSynchronize(hipEvent_t event) { return cudaEventSynchronize(event); }
-inline hipError_t hipEventQuery(hipEvent_t event) { return cudaEventQuery(event); }
+inline hipError_t hipEventSynchronize(hipEvent_t event) {
+    return cudaEventSynchronize(event);
+}
+inline hipError_t hipEventQuery(hipEvent_t event) {
+    return cudaEventQuery(event);
+}
 inline hipError_t hipEventElapsedTime(float* milliseconds, hipEvent_t start, hipEvent_t stop) {
     return cudaEventElapsedTime(milliseconds, start, stop);
 }

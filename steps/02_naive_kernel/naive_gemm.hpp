@@ -36,7 +36,7 @@ void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream,
 /// The same multiply with the thread mapping swapped: x index -> row of C, y index -> column.
 ///
 /// Neighbouring threads of a warp then work on elements of C that are a whole row (n elements)
-/// apart, so their reads of B and writes of C are scattered instead of coalesced. The result is the
+/// apart, so their reads of A and writes of C are scattered instead of coalesced. The result is the
 /// same; the variant exists only so the page and the benchmark can measure what the mapping costs.
 /// Parameters, guarantees and exceptions are those of gemm().
 template <typename T>

@@ -1,4 +1,8 @@
+/// \file
+/// \brief Step 03's kernel: the tile loop with both barriers, and its entry point.
 #include "tiled_gemm.hpp"
+
+#include <stdexcept>
 
 #include "tiling.hpp"
 
@@ -28,6 +32,12 @@ __global__ void tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, in
 
 template <typename T>
 void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream) {
+    if (m < 0 || n < 0 || k < 0) {
+        throw std::invalid_argument("step03::gemm: negative size");
+    }
+    if (m == 0 || n == 0) {
+        return;  // an empty C: nothing to launch, and a grid of zero blocks is not a valid launch
+    }
     launch_over_tiles<kTileSize, T>(tiled_gemm_kernel<T>, a, b, c, m, n, k, stream);
 }
 

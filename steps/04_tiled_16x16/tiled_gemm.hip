@@ -1,3 +1,5 @@
+/// \file
+/// \brief Step 04's kernel template, its launch and the dispatch over the tile sizes.
 #include "tiled_gemm.hpp"
 
 #include <stdexcept>

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <cstdint>
 #include <string>
 
@@ -125,3 +127,18 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Step03Shapes,
                                     std::to_string(info.param.n) + "x" +
                                     std::to_string(info.param.k);
                          });
+
+// The argument checks come before any HIP call, so these need no GPU.
+TEST(Step03Gemm, RejectsNegativeSizes) {
+    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 4, -1, 4, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
+                 std::invalid_argument);
+}
+
+TEST(Step03Gemm, EmptyProductLaunchesNothing) {
+    EXPECT_NO_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
+    EXPECT_NO_THROW(step03::gemm<int>(nullptr, nullptr, nullptr, 5, 0, 3, nullptr));
+}

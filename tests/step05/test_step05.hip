@@ -58,7 +58,7 @@ struct Offsets {
 };
 
 constexpr int kGuard = 64;              // floats of sentinel after C's last element
-constexpr float kSentinel = -12345.0f;  // never a product of inputs in [-8, 8]
+constexpr float kSentinel = -12345.0f;  // what C's allocation holds before the multiply
 
 // Copies A and B into larger device allocations at the given offsets, fills C's allocation with the
 // sentinel, multiplies with `config`, and returns C. Fails the test when anything outside C

@@ -4,7 +4,6 @@
 #include <new>
 
 #include "common/errors.hpp"
-#include "common/verify.hpp"
 
 namespace tutorial {
 
@@ -34,17 +33,6 @@ int run_step(int argc, char** argv, const StepDescription& step,
                   << " x " << options.k << "; try smaller sizes\n";
         return kExitRuntimeFailure;
     }
-}
-
-int report_worked_example(const Options& options, const std::string& title, const Matrix<int>& a,
-                          const Matrix<int>& b, const Matrix<int>& c) {
-    const VerifyReport report = verify_gemm(a, b, c);
-    if (!options.quiet) {
-        std::cout << title << " =\n";
-        print_matrix(std::cout, c);
-        std::cout << report.summary() << "\n";
-    }
-    return report.passed ? kExitVerified : kExitVerificationFailed;
 }
 
 }  // namespace tutorial

@@ -1,13 +1,17 @@
 /// \file
-/// \brief The frame of every step program: parse, run, map failures onto exit codes.
+/// \brief The frame of every step program: parse, run, map failures onto exit codes, and print the
+/// worked example.
 #pragma once
 
 #include <functional>
-#include <iosfwd>
+#include <iomanip>
+#include <iostream>
 #include <string>
 
 #include "common/command_line.hpp"
+#include "common/errors.hpp"
 #include "common/matrix.hpp"
+#include "common/verify.hpp"
 
 namespace tutorial {
 
@@ -20,27 +24,26 @@ int run_step(int argc, char** argv, const StepDescription& step,
 
 /// Prints a small matrix, one row per line, values right-aligned.
 template <typename T>
-void print_matrix(std::ostream& out, const Matrix<T>& matrix);
-
-}  // namespace tutorial
-
-#include <iomanip>
-#include <ostream>
-
-template <typename T>
-void tutorial::print_matrix(std::ostream& out, const Matrix<T>& matrix) {
+void print_matrix(std::ostream& out, const Matrix<T>& matrix) {
     for (int row = 0; row < matrix.rows(); ++row) {
-        for (int col = 0; col < matrix.cols(); ++col)
-            out << std::setw(col ? 5 : 4) << matrix(row, col);
+        for (int col = 0; col < matrix.cols(); ++col) out << std::setw(col ? 5 : 4) << matrix(row, col);
         out << '\n';
     }
 }
 
-namespace tutorial {
-
-/// Prints a worked example's product (unless --quiet) and checks it exactly against the reference.
-/// Returns kExitVerified or kExitVerificationFailed.
-int report_worked_example(const Options& options, const std::string& title, const Matrix<int>& a,
-                          const Matrix<int>& b, const Matrix<int>& c);
+/// Prints a worked example's product (unless --quiet) and checks it against the reference: exactly
+/// for integers, within the gamma_K bound for floats (small integers stored as float come out
+/// exact). Returns kExitVerified or kExitVerificationFailed.
+template <typename T>
+int report_worked_example(const Options& options, const std::string& title, const Matrix<T>& a,
+                          const Matrix<T>& b, const Matrix<T>& c) {
+    const VerifyReport report = verify_gemm(a, b, c);
+    if (!options.quiet) {
+        std::cout << title << " =\n";
+        print_matrix(std::cout, c);
+        std::cout << report.summary() << "\n";
+    }
+    return report.passed ? kExitVerified : kExitVerificationFailed;
+}
 
 }  // namespace tutorial

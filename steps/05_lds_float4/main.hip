@@ -42,13 +42,8 @@ int run_worked_example(const tutorial::Options& options) {
             step05::gemm(da, db, dc, m, n, k, stream, step05::Variant::reg8x8_db);
         });
     // [worked example]
-    const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
-    if (!options.quiet) {
-        std::cout << "Worked example: A (4 x 4) times B (4 x 4) in float, variant reg8x8_db =\n";
-        tutorial::print_matrix(std::cout, c);
-        std::cout << report.summary() << "\n";
-    }
-    return report.passed ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;
+    return tutorial::report_worked_example(
+        options, "Worked example: A (4 x 4) times B (4 x 4) in float, variant reg8x8_db", a, b, c);
 }
 
 }  // namespace

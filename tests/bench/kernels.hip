@@ -3,6 +3,7 @@
 #include "steps/02_naive_kernel/naive_gemm.hpp"
 #include "steps/03_tiled_2x2/tiled_gemm.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
+#include "steps/05_lds_float4/lds_float4_gemm.hpp"
 
 namespace bench {
 
@@ -26,6 +27,12 @@ std::vector<Kernel> step_kernels() {
             {"04", "tiled" + std::to_string(tile),
              Launch([tile](const float* a, const float* b, float* c, int m, int n, int k,
                            hipStream_t s) { step04::gemm(a, b, c, m, n, k, s, tile); })});
+    }
+    for (const step05::Variant variant : step05::kAllVariants) {
+        kernels.push_back(
+            {"05", step05::variant_name(variant),
+             Launch([variant](const float* a, const float* b, float* c, int m, int n, int k,
+                              hipStream_t s) { step05::gemm(a, b, c, m, n, k, s, variant); })});
     }
     return kernels;
 }

@@ -53,5 +53,6 @@ function(tutorial_add_runner)
                 "-DGPU_INFO=${gpu_info}" -P "${PROJECT_SOURCE_DIR}/cmake/RunTutorial.cmake"
         DEPENDS ${targets}
         USES_TERMINAL
+        VERBATIM
         COMMENT "Running every step of the tutorial")
 endfunction()

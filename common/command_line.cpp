@@ -49,6 +49,7 @@ std::string join(const std::vector<int>& values) {
 
 struct RawOptions {
     std::string size, m, n, k, block, iterations, warmup, seed, devices;
+    std::map<std::string, std::string> extra;
     bool no_verify = false;
     bool no_timing = false;
 };
@@ -90,6 +91,11 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
         app.add_option("-d,--device", raw.devices, "the device id to run on (default 0)")
             ->type_name("INT");
     }
+    for (const ExtraOption& extra : step.extra_options) {
+        app.add_option(extra.name, raw.extra[extra.name],
+                       extra.help + " (default " + extra.default_value + ")")
+            ->type_name("TEXT");
+    }
     app.add_option("--seed", raw.seed, "seed of the random inputs (default 42)")->type_name("UINT");
     app.footer(
         "Exit codes: 0 verified, 1 verification failed, 2 bad usage, 3 runtime failure "
@@ -113,6 +119,10 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
         throw UsageError(error.what());
     }
 
+    for (const ExtraOption& extra : step.extra_options) {
+        const std::string& given = raw.extra[extra.name];
+        options.extra[extra.name] = given.empty() ? extra.default_value : given;
+    }
     options.verify = !raw.no_verify;
     options.timing = !raw.no_timing;
     const long long size = raw.size.empty()

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ constexpr long long kMaxDimension = 65536;
 /// The most elements one matrix may have: the kernels index with 32-bit ints.
 constexpr long long kMaxMatrixElements = 2147483647LL;
 
+/// An option only one step has, such as step 06's --device-memory. Its value reaches the step as
+/// text (Options::extra), and the step converts it, throwing UsageError with the option's name.
+struct ExtraOption {
+    std::string name;           ///< the long option, e.g. "--device-memory"
+    std::string help;           ///< one line for --help
+    std::string default_value;  ///< the text used when the option is not given
+};
+
 /// What a step tells the command line about itself.
 struct StepDescription {
     std::string program;           ///< the executable's name, e.g. "step01_serial_cpu"
@@ -30,6 +39,7 @@ struct StepDescription {
     std::vector<int> block_sizes;  ///< accepted -b values, first one the default; empty: no -b
     std::string block_help;        ///< what -b means in this step
     bool multi_device = false;     ///< --devices takes a list (step 06) instead of one --device
+    std::vector<ExtraOption> extra_options;  ///< options of this step alone
 };
 
 /// The parsed command line.
@@ -46,6 +56,8 @@ struct Options {
     bool example_only = false;
     std::vector<int> devices;  ///< the device ids; for a multi-device step, empty means all
     std::uint64_t seed = 0;
+    std::map<std::string, std::string>
+        extra;  ///< the step's own options by name, e.g. extra["--device-memory"]
 };
 
 /// --help was asked for; `what()` is the help text.

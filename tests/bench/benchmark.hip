@@ -30,7 +30,7 @@
 #include "common/report.hpp"
 #include "common/verify.hpp"
 #include "tests/bench/kernels.hpp"
-#include "tests/bench/vendor_blas.hpp"
+#include "common/vendor_blas.hpp"
 
 namespace {
 
@@ -155,7 +155,7 @@ int run(const Settings& settings) {
     HIP_CHECK(hipDriverGetVersion(&driver));
     HIP_CHECK(hipRuntimeGetVersion(&runtime));
     std::string why_no_vendor;
-    auto vendor = bench::make_vendor_blas(why_no_vendor);
+    auto vendor = tutorial::make_vendor_blas(why_no_vendor);
     const std::string vendor_name = vendor ? vendor->name() : "none";
     std::cout << "GPU: " << device.name << " (driver " << driver << ", runtime " << runtime << ")\n"
               << "vendor BLAS: " << (vendor ? vendor_name : why_no_vendor) << "\n"
@@ -170,7 +170,7 @@ int run(const Settings& settings) {
             kernels.push_back(kernel);
     }
     if (vendor) {
-        bench::VendorBlas* blas = vendor.get();
+        tutorial::VendorBlas* blas = vendor.get();
         kernels.insert(
             kernels.begin(),
             bench::Kernel{"blas", "vendor",

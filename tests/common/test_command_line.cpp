@@ -152,3 +152,17 @@ TEST(CommandLine, HelpListsEveryOption) {
     }
     EXPECT_THROW(tutorial::parse_command_line(tiled_step(), {"-h"}), tutorial::HelpRequested);
 }
+
+TEST(CommandLine, ExtraOptionsOfOneStep) {
+    tutorial::StepDescription step = plain_step();
+    step.extra_options = {{"--device-memory", "memory each device may use", "all"}};
+    EXPECT_EQ(tutorial::parse_command_line(step, {}).extra.at("--device-memory"), "all");
+    EXPECT_EQ(
+        tutorial::parse_command_line(step, {"--device-memory", "2GiB"}).extra.at("--device-memory"),
+        "2GiB");
+    EXPECT_NE(tutorial::help_text(step).find("--device-memory TEXT"), std::string::npos)
+        << tutorial::help_text(step);
+    EXPECT_NE(usage_error(plain_step(), {"--device-memory", "1"}).find("--device-memory"),
+              std::string::npos)
+        << "a step without the option rejects it";
+}

@@ -1,8 +1,8 @@
 // Builds without a supported vendor BLAS (the AMD route: Debian 12 packages neither hipBLAS nor
 // rocBLAS) still run the benchmark, with the steps alone and no ratio column.
-#include "tests/bench/vendor_blas.hpp"
+#include "common/vendor_blas.hpp"
 
-namespace bench {
+namespace tutorial {
 
 std::unique_ptr<VendorBlas> make_vendor_blas(std::string& why_not) {
     why_not =
@@ -11,4 +11,4 @@ std::unique_ptr<VendorBlas> make_vendor_blas(std::string& why_not) {
     return nullptr;
 }
 
-}  // namespace bench
+}  // namespace tutorial

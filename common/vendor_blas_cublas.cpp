@@ -5,14 +5,14 @@
 #include <string>
 
 #include "common/errors.hpp"
-#include "tests/bench/vendor_blas.hpp"
+#include "common/vendor_blas.hpp"
 
-namespace bench {
+namespace tutorial {
 namespace {
 
 void check(cublasStatus_t status, const char* what) {
     if (status != CUBLAS_STATUS_SUCCESS) {
-        throw tutorial::RuntimeFailure(std::string("cuBLAS call ") + what + " failed with " +
+        throw RuntimeFailure(std::string("cuBLAS call ") + what + " failed with " +
                                        cublasGetStatusName(status));
     }
 }
@@ -58,4 +58,4 @@ std::unique_ptr<VendorBlas> make_vendor_blas(std::string&) {
     return std::make_unique<Cublas>();
 }
 
-}  // namespace bench
+}  // namespace tutorial

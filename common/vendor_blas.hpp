@@ -1,5 +1,5 @@
 /// \file
-/// \brief The vendor BLAS the benchmark compares against: cuBLAS on NVIDIA.
+/// \brief The vendor BLAS the tutorial measures itself against: cuBLAS on NVIDIA.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-namespace bench {
+namespace tutorial {
 
 /// Row-major single-precision C = A·B through the platform's BLAS library.
 class VendorBlas {
@@ -22,4 +22,4 @@ class VendorBlas {
 /// The vendor BLAS of this build, or nullptr when none is available (the reason in `why_not`).
 std::unique_ptr<VendorBlas> make_vendor_blas(std::string& why_not);
 
-}  // namespace bench
+}  // namespace tutorial

@@ -55,17 +55,18 @@ function(tutorial_add_program_tests program)
     endif()
 endfunction()
 
-# tutorial_add_sanitizer_tests(<program> [EXPECT_RACE] [ARGS <args...>])
+# tutorial_add_sanitizer_tests(<program> [EXPECT_RACE] [SUFFIX <text>] [ARGS <args...>])
 #   Label 'sanitize': runs <program> under NVIDIA's compute-sanitizer, once with memcheck and once
 #   with racecheck, at an awkward size by default (67 x 45 x 33, no timing). Both must report zero
 #   errors. With EXPECT_RACE only racecheck runs, and it must report a shared-memory hazard (the
 #   step 03 demonstration, whose result may well be wrong). Skipped, with the reason, when compute-sanitizer is not installed, when the
-#   build targets AMD, or when no GPU is visible.
+#   build targets AMD, or when no GPU is visible. SUFFIX tells apart a second set of runs of the
+#   same program (tests <program>.memcheck<SUFFIX>), for example with other sizes or -b.
 find_program(TUTORIAL_COMPUTE_SANITIZER compute-sanitizer
              HINTS ENV CUDA_PATH PATHS /usr/local/cuda PATH_SUFFIXES bin
              DOC "NVIDIA compute-sanitizer, for the 'sanitize' tests")
 function(tutorial_add_sanitizer_tests program)
-    cmake_parse_arguments(PARSE_ARGV 1 SAN "EXPECT_RACE" "" "ARGS")
+    cmake_parse_arguments(PARSE_ARGV 1 SAN "EXPECT_RACE" "SUFFIX" "ARGS")
     if(NOT SAN_ARGS)
         set(SAN_ARGS -m 67 -n 45 -k 33 --no-timing)
     endif()
@@ -89,12 +90,12 @@ function(tutorial_add_sanitizer_tests program)
         if(tool STREQUAL "racecheck")
             set(expect ${expect_racecheck})
         endif()
-        add_test(NAME ${program}.${tool}
+        add_test(NAME ${program}.${tool}${SAN_SUFFIX}
                  COMMAND "${CMAKE_COMMAND}" "-DSANITIZER=${TUTORIAL_COMPUTE_SANITIZER}" "-DTOOL=${tool}"
                          "-DEXPECT=${expect}" "-DSKIP_REASON=${skip_reason}"
                          "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${arguments}"
                          "-DGPU_INFO=$<TARGET_FILE:gpu_info>"
                          -P "${PROJECT_SOURCE_DIR}/tests/support/sanitize.cmake")
-        set_tests_properties(${program}.${tool} PROPERTIES LABELS "sanitize" SKIP_REGULAR_EXPRESSION "SKIPPED:")
+        set_tests_properties(${program}.${tool}${SAN_SUFFIX} PROPERTIES LABELS "sanitize" SKIP_REGULAR_EXPRESSION "SKIPPED:")
     endforeach()
 endfunction()

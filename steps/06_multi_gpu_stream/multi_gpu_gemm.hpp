@@ -1,0 +1,128 @@
+/// \file
+/// \brief Step 06's entry point: C = A·B for matrices in host memory, on one or more GPUs, out of
+/// core: rows of A and C in chunks handed out from a shared queue, B streamed through each device
+/// in column panels, copies overlapped with the multiply.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner.hpp"
+
+namespace step06 {
+
+/// The kernel that multiplies one chunk of A by one panel of B on a device. The orchestration is
+/// the same for all three, so comparing them separates what the streaming costs from what the
+/// kernel costs.
+enum class InnerKernel {
+    step05,  ///< step 05's fastest kernel, reg8x8_db (the default)
+    step04,  ///< step 04's kernel with its best tile, 32 x 32
+    vendor,  ///< the vendor BLAS (cuBLAS on NVIDIA), where the build has one
+};
+
+/// Every inner kernel, in the order above.
+constexpr InnerKernel kAllInnerKernels[] = {InnerKernel::step05, InnerKernel::step04,
+                                            InnerKernel::vendor};
+
+/// The name reports and the command line use: "step05", "step04" or "vendor".
+const char* inner_kernel_name(InnerKernel inner);
+
+/// The inner kernel called `text`; throws std::invalid_argument naming the choices otherwise.
+InnerKernel parse_inner_kernel(const std::string& text);
+
+/// Why `inner` cannot run in this build (the vendor BLAS on a build without one), or nothing. Makes
+/// and drops a vendor BLAS handle on the current device to find out.
+std::optional<std::string> inner_kernel_unavailable(InnerKernel inner);
+
+/// What the host matrices are.
+enum class HostMemory {
+    /// Ordinary (pageable) memory: gemm() page-locks A, B and C with hipHostRegister for the call
+    /// and unregisters them before it returns. Where that fails (memory that is already
+    /// page-locked, for one) the copies still work, staged by the runtime, only slower; the
+    /// statistics say which happened.
+    pageable,
+    /// Page-locked memory from hipHostMalloc (tutorial::PinnedBuffer) or hipHostRegister: used as
+    /// it is, so repeated calls do not pay for locking pages.
+    pinned,
+};
+
+/// Device memory left to the runtime, the context and the vendor BLAS when the budget is "all".
+constexpr std::uint64_t kAllMemoryMargin = 512ull << 20;
+
+/// How gemm() runs.
+struct MultiGpuOptions {
+    /// The device ids to use, one worker (a host thread with its own streams and buffers) per
+    /// entry. An id may repeat: a device listed twice runs two workers, which is how the
+    /// multi-device code is exercised on one GPU. Must not be empty.
+    std::vector<int> devices{0};
+    /// Device memory each entry may allocate. With a device listed twice, each of its two entries
+    /// gets this budget. 0 means "all": the device's free memory less kAllMemoryMargin, shared
+    /// equally by the entries of that device.
+    std::uint64_t device_memory_bytes = 0;
+    InnerKernel inner = InnerKernel::step05;  ///< the kernel for each tile
+    int chunk_rows = 0;  ///< rows per chunk; 0 chooses from the budget (see plan_multiply())
+    int panel_cols = 0;  ///< columns per panel; 0 chooses from the budget
+    HostMemory host_memory = HostMemory::pageable;  ///< what a, b and c point to
+    /// Test hook, -1 in normal use: the entry with this index fails to allocate its device memory
+    /// (it asks for an impossible size), so tests can check that the other workers stop, nothing
+    /// hangs, the error reaches the caller and all device memory is released.
+    int fail_allocation_on_entry = -1;
+};
+
+/// What one entry did in a call, for the load balance and the overlap. The times come from events
+/// on the device's clock, in milliseconds from the entry's first operation. An operation counts as
+/// busy from the event recorded just before it in its stream to the one just after it, which
+/// includes any time it queued behind other work on the device.
+struct EntryStatistics {
+    int entry = 0;                      ///< index into MultiGpuOptions::devices
+    int device = 0;                     ///< the device id
+    int chunks = 0;                     ///< chunks this entry took from the queue
+    long long rows = 0;                 ///< rows of C it computed
+    int tiles = 0;                      ///< chunk x panel multiplies it ran
+    std::uint64_t bytes_to_device = 0;  ///< A chunks and B panels copied in
+    std::uint64_t bytes_to_host = 0;    ///< C tiles copied back
+    double span_ms = 0.0;               ///< from the first copy in to the last copy out
+    double compute_ms = 0.0;            ///< time at least one kernel was busy
+    double copy_ms = 0.0;               ///< time at least one copy (in or out) was busy
+    double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
+};
+
+/// What a call did: the plan, each entry's share and the wall time.
+struct GemmStatistics {
+    Plan plan;  ///< with the budget per entry it was made for
+    std::vector<EntryStatistics> entries;
+    double wall_ms = 0.0;     ///< host time of the whole call, transfers and set-up included
+    std::string host_memory;  ///< how the host matrices were treated, in words
+};
+
+/// The budget per entry that gemm() plans with: options.device_memory_bytes, or for 0 ("all") the
+/// smallest share of free memory (less kAllMemoryMargin) over the listed devices.
+std::uint64_t resolve_budget(const MultiGpuOptions& options);
+
+/// The plan gemm() will follow for an m x n x k multiply with `options`. Throws
+/// std::invalid_argument for an empty device list, an id that is not a device of this machine and
+/// for everything plan_multiply() refuses (a budget too small, with the smallest that works), and
+/// tutorial::RuntimeFailure when there is no GPU at all.
+Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
+
+/// Computes C = A·B for row-major float matrices in host memory: A is m x k, B is k x n, C is
+/// m x n, overwritten (it must not overlap A or B). Every size works (1 x 1 x 1, primes, sizes that
+/// are multiples of nothing); only each device buffer must stay within 32-bit indexing, which the
+/// planner sees to.
+///
+/// Chunks of rows of A and C are handed out from a shared queue to one worker thread per entry of
+/// options.devices; each worker copies its chunk of A in once, streams B through in column panels
+/// and copies each tile of C back as soon as it is done, with the copies of the next panel and of
+/// the next chunk overlapping the multiply of the current one. Nothing passes between devices, so
+/// peer access is never needed.
+///
+/// Errors: std::invalid_argument for negative sizes, null pointers and what plan_for() refuses;
+/// tutorial::RuntimeFailure for what goes wrong on a device (out of memory, a failed HIP call),
+/// rethrown on the calling thread after every worker has stopped and released its device memory.
+/// C is then incomplete.
+GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
+                    const MultiGpuOptions& options);
+
+}  // namespace step06

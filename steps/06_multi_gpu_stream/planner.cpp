@@ -1,0 +1,247 @@
+#include "planner.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/device.hpp"
+
+namespace step06 {
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t value, std::uint64_t divisor) {
+    return (value + divisor - 1) / divisor;
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+    return tutorial::format_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+// A size near `limit` that spreads `total` evenly: as many pieces as pieces of `limit` need, all of
+// the same size, rounded up to a multiple of `granule` when that still stays within `limit`. The
+// last piece takes what is left.
+int balanced(int total, int limit, int granule) {
+    const std::uint64_t count = ceil_div(total, limit);
+    int size = static_cast<int>(ceil_div(total, count));
+    const int rounded = static_cast<int>(ceil_div(size, granule) * granule);
+    if (rounded <= limit)
+        size = std::min(rounded, total);
+    return size;
+}
+
+// The largest value in [1, limit] for which `fits` holds, or 0 when none does. `fits` must hold
+// for every value below one for which it holds, which is true of the buffer bytes below m and n
+// (there the number of buffers no longer changes).
+template <typename Fits>
+int largest_fitting(int limit, Fits fits) {
+    int low = 0, high = limit;  // fits(low) (or low == 0), and the answer is at most high
+    while (low < high) {
+        const int middle = low + (high - low + 1) / 2;
+        if (fits(middle)) {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    return low;
+}
+
+void check_request(const PlanRequest& request) {
+    if (request.m < 1 || request.n < 1 || request.k < 1) {
+        throw std::invalid_argument(
+            "step06 plan: m, n and k must be at least 1, got m = " + std::to_string(request.m) +
+            ", n = " + std::to_string(request.n) + ", k = " + std::to_string(request.k));
+    }
+    if (request.element_bytes == 0)
+        throw std::invalid_argument("step06 plan: the element size must not be 0");
+    if (request.entries < 1) {
+        throw std::invalid_argument(
+            "step06 plan: no device entries to run on; list at least one device");
+    }
+    if (request.chunk_rows < 0 || request.panel_cols < 0) {
+        throw std::invalid_argument(
+            "step06 plan: chunk rows and panel columns must be positive (or 0 to choose them)");
+    }
+}
+
+}  // namespace
+
+BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols) {
+    const std::uint64_t chunks = ceil_div(request.m, chunk_rows);
+    const std::uint64_t panels = ceil_div(request.n, panel_cols);
+    const std::uint64_t rows = static_cast<std::uint64_t>(chunk_rows);
+    const std::uint64_t cols = static_cast<std::uint64_t>(panel_cols);
+    const std::uint64_t k = static_cast<std::uint64_t>(request.k);
+    BufferSet set;
+    // A second buffer of a kind only helps when there is a next chunk, panel or tile to fill it.
+    set.a_buffers = chunks > 1 ? 2 : 1;
+    set.b_buffers = panels > 1 ? 2 : 1;
+    set.c_buffers = chunks * panels > 1 ? 2 : 1;
+    set.a_bytes = rows * k * request.element_bytes;
+    set.b_bytes = k * cols * request.element_bytes;
+    set.c_bytes = rows * cols * request.element_bytes;
+    return set;
+}
+
+Plan plan_multiply(const PlanRequest& request) {
+    check_request(request);
+    const int m = request.m, n = request.n, k = request.k;
+    // The kernels index a buffer with 32-bit ints, so no buffer may hold more than INT_MAX
+    // elements: a chunk of A has rows x k, a panel of B k x cols.
+    const int index_limit = INT_MAX / k;
+    auto fits = [&](int rows, int cols) {
+        return static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) <= INT_MAX &&
+               buffers_for(request, rows, cols).total_bytes() <= request.budget_bytes;
+    };
+
+    int rows = request.chunk_rows > 0 ? std::min(request.chunk_rows, m) : 0;
+    int cols = request.panel_cols > 0 ? std::min(request.panel_cols, n) : 0;
+    if (rows > index_limit || cols > index_limit) {
+        throw std::invalid_argument(
+            "step06 plan: a chunk of " + std::to_string(rows) + " rows or a panel of " +
+            std::to_string(cols) + " columns with k = " + std::to_string(k) +
+            " would hold more elements than a 32-bit int can index; at most " +
+            std::to_string(index_limit) + " rows or columns");
+    }
+
+    if (rows == 0) {
+        // [chunk height]
+        // Tall chunks first: the chunk height sets the flops per byte of B that crosses the host
+        // link. Measured against the narrowest useful panel, so that panels do not steal the
+        // memory that chunks need.
+        const int probe_cols = cols > 0 ? cols : std::min(n, kGranule);
+        const int limit = std::min(
+            {m, static_cast<int>(ceil_div(m, request.entries)), kPreferredChunkRows, index_limit});
+        int tallest =
+            fits(limit, probe_cols) ? limit : largest_fitting(std::min(limit, m - 1), [&](int r) {
+                return fits(r, probe_cols);
+            });
+        if (tallest == 0 && cols == 0) {
+            // Not even one row fits next to that panel: chunks and panels shrink together.
+            tallest = largest_fitting(std::min(limit, probe_cols),
+                                      [&](int side) { return fits(side, side); });
+        }
+        if (tallest > 0)
+            rows = balanced(m, tallest, kGranule);
+        // [chunk height]
+    }
+    if (cols == 0 && rows > 0) {
+        // [panel width]
+        // The memory left over widens the panels, up to the preferred width.
+        const int limit = std::min({n, kPreferredPanelCols, index_limit});
+        const int widest =
+            fits(rows, limit)
+                ? limit
+                : largest_fitting(std::min(limit, n - 1), [&](int c) { return fits(rows, c); });
+        if (widest > 0)
+            cols = balanced(n, widest, kGranule);
+        // [panel width]
+    }
+
+    if (rows == 0 || cols == 0 || !fits(rows, cols)) {
+        // The smallest budget that works keeps whatever the caller fixed and makes the rest 1.
+        const int least_rows = request.chunk_rows > 0 ? std::min(request.chunk_rows, m) : 1;
+        const int least_cols = request.panel_cols > 0 ? std::min(request.panel_cols, n) : 1;
+        const std::uint64_t least = buffers_for(request, least_rows, least_cols).total_bytes();
+        std::string what = "the device memory budget of " + bytes_text(request.budget_bytes) +
+                           " per device entry is too small for one panel of C (" +
+                           std::to_string(m) + " x " + std::to_string(n) + ") = A (" +
+                           std::to_string(m) + " x " + std::to_string(k) + ") B (" +
+                           std::to_string(k) + " x " + std::to_string(n) + ")";
+        if (request.chunk_rows > 0 || request.panel_cols > 0) {
+            what += " with chunks of " + std::to_string(least_rows) + " rows and panels of " +
+                    std::to_string(least_cols) + " columns";
+        }
+        throw std::invalid_argument(what + "; the smallest budget that works is " +
+                                    bytes_text(least));
+    }
+
+    Plan plan;
+    plan.m = m;
+    plan.n = n;
+    plan.k = k;
+    plan.element_bytes = request.element_bytes;
+    plan.entries = request.entries;
+    plan.budget_bytes = request.budget_bytes;
+    plan.chunk_rows = rows;
+    plan.panel_cols = cols;
+    for (int row = 0; row < m; row += rows)
+        plan.chunks.push_back({row, std::min(rows, m - row)});
+    for (int col = 0; col < n; col += cols)
+        plan.panels.push_back({col, std::min(cols, n - col)});
+    plan.buffers = buffers_for(request, rows, cols);
+    return plan;
+}
+
+std::string describe_plan(const Plan& plan) {
+    const BufferSet& set = plan.buffers;
+    std::ostringstream text;
+    text << "Plan: C (" << plan.m << " x " << plan.n << ") in " << plan.chunks.size()
+         << (plan.chunks.size() == 1 ? " chunk" : " chunks") << " of up to " << plan.chunk_rows
+         << " rows times " << plan.panels.size() << (plan.panels.size() == 1 ? " panel" : " panels")
+         << " of up to " << plan.panel_cols << " columns ("
+         << plan.chunks.size() * plan.panels.size() << " tiles), shared by " << plan.entries
+         << (plan.entries == 1 ? " device entry" : " device entries") << "\n";
+    text << "  each entry holds " << set.a_buffers << " x A chunk ("
+         << tutorial::format_bytes(set.a_bytes) << "), " << set.b_buffers << " x B panel ("
+         << tutorial::format_bytes(set.b_bytes) << (plan.b_resident() ? ", resident" : "") << "), "
+         << set.c_buffers << " x C tile (" << tutorial::format_bytes(set.c_bytes)
+         << ") = " << tutorial::format_bytes(set.total_bytes()) << " of a "
+         << tutorial::format_bytes(plan.budget_bytes) << " budget\n";
+    return text.str();
+}
+
+std::uint64_t parse_byte_size(const std::string& text) {
+    std::size_t position = 0;
+    while (position < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[position])) || text[position] == '.'))
+        ++position;
+    const std::string number = text.substr(0, position);
+    std::string unit;
+    for (std::size_t i = position; i < text.size(); ++i) {
+        if (text[i] != ' ')
+            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    }
+    const std::string expected = "expected a size such as 2GiB, 512MiB, 1.5GB or a number of bytes";
+    if (number.empty() || std::count(number.begin(), number.end(), '.') > 1 || number == ".") {
+        throw std::invalid_argument("'" + text + "' is not a memory size; " + expected);
+    }
+    struct Unit {
+        const char* name;
+        double bytes;
+    };
+    const Unit units[] = {{"", 1.0},
+                          {"b", 1.0},
+                          {"kib", 1024.0},
+                          {"mib", 1024.0 * 1024.0},
+                          {"gib", 1024.0 * 1024.0 * 1024.0},
+                          {"tib", 1024.0 * 1024.0 * 1024.0 * 1024.0},
+                          {"kb", 1.0e3},
+                          {"mb", 1.0e6},
+                          {"gb", 1.0e9},
+                          {"tb", 1.0e12}};
+    const Unit* found = nullptr;
+    for (const Unit& candidate : units) {
+        if (unit == candidate.name)
+            found = &candidate;
+    }
+    if (found == nullptr) {
+        throw std::invalid_argument("'" + text + "' has an unknown unit '" + unit + "'; " +
+                                    expected);
+    }
+    const double limit = 4611686018427387904.0;  // 2^62
+    const double bytes = std::floor(std::strtod(number.c_str(), nullptr) * found->bytes);
+    if (bytes < 1.0)
+        throw std::invalid_argument("'" + text + "' is less than one byte; " + expected);
+    if (bytes > limit) {
+        throw std::invalid_argument("'" + text + "' is too large (more than 2^62 bytes); " +
+                                    expected);
+    }
+    return static_cast<std::uint64_t>(bytes);
+}
+
+}  // namespace step06

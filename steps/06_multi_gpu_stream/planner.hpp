@@ -1,0 +1,115 @@
+/// \file
+/// \brief Step 06's chunk planner: how C is cut into row chunks and B into column panels so that
+/// each device entry's buffers fit its memory budget. Pure host code, no HIP.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace step06 {
+
+/// Chunk rows and panel columns are multiples of this where the budget and the sizes allow: it is
+/// the edge of step 05's block tile, so a chunk or panel that is a multiple of it leaves no
+/// partly idle block behind.
+constexpr int kGranule = 128;
+
+/// The tallest chunk the planner picks on its own. Hiding the copies of B needs chunks of at least
+/// 2 W / R rows (W the kernel's FLOP rate, R the host link's bytes per second; see the page): about
+/// 1,800 rows for 44 TFLOPS over 50 GB/s, 3,500 over 25 GB/s. Taller chunks would cut the traffic
+/// further but make the start of the pipeline (the first chunk of A) longer.
+constexpr int kPreferredChunkRows = 4096;
+
+/// The widest panel the planner picks on its own: wide enough that each row of a panel is one 4 KiB
+/// piece of a 2D copy (float) and each panel a kernel launch of hundreds of blocks; narrow enough
+/// that a device holds two of them next to two chunks of A without much memory.
+constexpr int kPreferredPanelCols = 1024;
+
+/// What the planner is asked: the shapes (C is m x n, A is m x k, B is k x n), the element size,
+/// how many device entries share the work and how much memory each entry may use.
+struct PlanRequest {
+    int m = 0;
+    int n = 0;
+    int k = 0;
+    std::size_t element_bytes = sizeof(float);
+    int entries = 1;                 ///< device entries (a device listed twice counts twice)
+    std::uint64_t budget_bytes = 0;  ///< device memory each entry may allocate
+    int chunk_rows = 0;              ///< 0: chosen from the budget; otherwise used (capped at m)
+    int panel_cols = 0;              ///< 0: chosen from the budget; otherwise used (capped at n)
+};
+
+/// Rows [first_row, first_row + rows) of A and C.
+struct Chunk {
+    int first_row = 0;
+    int rows = 0;
+};
+
+/// Columns [first_col, first_col + cols) of B and C.
+struct Panel {
+    int first_col = 0;
+    int cols = 0;
+};
+
+/// The device buffers one entry allocates for a given chunk height and panel width: two of each
+/// kind (one being filled while the other is used), or one where a second could never be used.
+struct BufferSet {
+    int a_buffers = 0;  ///< chunks of A: rows x k
+    int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)
+    int c_buffers = 0;  ///< tiles of C: rows x cols
+    std::uint64_t a_bytes = 0;  ///< bytes of one A buffer
+    std::uint64_t b_bytes = 0;  ///< bytes of one B buffer
+    std::uint64_t c_bytes = 0;  ///< bytes of one C buffer
+
+    /// Everything one entry allocates.
+    std::uint64_t total_bytes() const {
+        return a_buffers * a_bytes + b_buffers * b_bytes + c_buffers * c_bytes;
+    }
+};
+
+/// The plan: every chunk of rows times every panel of columns is one tile of C, computed once.
+struct Plan {
+    int m = 0, n = 0, k = 0;
+    std::size_t element_bytes = 0;
+    int entries = 0;
+    std::uint64_t budget_bytes = 0;
+    int chunk_rows = 0;         ///< the height of every chunk but possibly the last
+    int panel_cols = 0;         ///< the width of every panel but possibly the last
+    std::vector<Chunk> chunks;  ///< in row order, handed out from a shared queue
+    std::vector<Panel> panels;  ///< in column order, streamed through every chunk
+    BufferSet buffers;          ///< what each entry allocates
+
+    /// True when one panel covers all of B: it is copied once per entry and stays resident.
+    bool b_resident() const { return panels.size() == 1; }
+};
+
+/// The device memory one entry needs for chunks of `chunk_rows` and panels of `panel_cols` (both
+/// at least 1) of the request's shapes.
+BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols);
+
+/// Cuts the multiply into chunks and panels for the request.
+///
+/// Without overrides the planner keeps chunks as tall as the budget allows, up to
+/// kPreferredChunkRows and ceil(m / entries) (so that every entry can get work), because the
+/// chunk height sets how many flops each streamed byte of B buys; it then widens the panels up to
+/// kPreferredPanelCols with the memory that is left. Both are spread evenly over m and n and
+/// rounded to multiples of kGranule where that still fits. Overrides are taken as they are (capped
+/// at m and n).
+///
+/// Throws std::invalid_argument with a message when the request is impossible: a size or the
+/// number of entries below 1, an element size of 0, a buffer with more elements than an int can
+/// index, or a budget too small for even one row of A and one column of B (the message then gives
+/// the smallest budget that works).
+Plan plan_multiply(const PlanRequest& request);
+
+/// The plan in a few lines for a learner: chunk and panel counts and sizes, the buffers and their
+/// bytes against the budget.
+std::string describe_plan(const Plan& plan);
+
+/// Reads a memory size such as "2GiB", "512MiB", "1.5 GiB", "64KiB", "3GB" or "1048576" (bytes):
+/// binary units KiB, MiB, GiB, TiB (powers of 1024), decimal units kB, MB, GB, TB (powers of 1000),
+/// B or no unit for bytes; case does not matter. Throws std::invalid_argument for anything else,
+/// for zero and for sizes beyond 2^62 bytes.
+std::uint64_t parse_byte_size(const std::string& text);
+
+}  // namespace step06

@@ -1,0 +1,26 @@
+/// \file
+/// \brief A multi-GPU BLAS that works from host memory, for step 06's comparison: cuBLASXt on
+/// NVIDIA, "not available" elsewhere.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// Row-major single-precision C = A·B for matrices in host memory, spread by the library over the
+/// devices it was made for. The call blocks until C is back in host memory.
+class HostBlas {
+  public:
+    virtual ~HostBlas() = default;
+    /// The library, its version and its devices, e.g. "cuBLASXt 13.1 SGEMM on devices 0, 1".
+    virtual std::string name() const = 0;
+    virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k) = 0;
+};
+
+/// cuBLASXt on `devices` (distinct ids), or nullptr with the reason in `why_not` on a build
+/// without it.
+std::unique_ptr<HostBlas> make_cublasxt(const std::vector<int>& devices, std::string& why_not);
+
+}  // namespace bench

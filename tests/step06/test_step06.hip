@@ -1,0 +1,389 @@
+// Step 06 on one GPU: every shape, every kind of plan (one, two and many chunks and panels, from
+// budgets and from overrides), each inner kernel, a device listed twice, pinned and pageable host
+// memory, and the faults: bad devices, a budget too small, an allocation that fails.
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <cstring>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/device.hpp"
+#include "common/device_buffer.hpp"
+#include "common/errors.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "multi_gpu_gemm.hpp"
+#include "tests/step06/step06_test_support.hpp"
+#include "tests/support/gpu_test.hpp"
+
+using step06::InnerKernel;
+using step06::MultiGpuOptions;
+using tutorial::Matrix;
+
+namespace {
+
+struct Shape {
+    int m, n, k;
+};
+
+std::string shape_name(const Shape& shape) {
+    return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+}
+
+void PrintTo(const Shape& shape, std::ostream* out) {
+    *out << shape_name(shape);
+}
+
+// Skips a test of the vendor inner kernel, with the reason, on a build without a vendor BLAS.
+#define SKIP_IF_UNAVAILABLE(inner)                                                      \
+    do {                                                                                \
+        if (const auto why_not_ = step06::inner_kernel_unavailable(inner))              \
+            GTEST_SKIP() << "inner kernel " << step06::inner_kernel_name(inner) << ": " \
+                         << *why_not_;                                                  \
+    } while (false)
+
+Matrix<float> to_float(const Matrix<int>& matrix) {
+    Matrix<float> result(matrix.rows(), matrix.cols());
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        result.data()[i] = static_cast<float>(matrix.data()[i]);
+    return result;
+}
+
+Matrix<int> to_int(const Matrix<float>& matrix) {
+    Matrix<int> result(matrix.rows(), matrix.cols());
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        result.data()[i] = static_cast<int>(matrix.data()[i]);
+    return result;
+}
+
+// Random A and B for a shape, multiplied with `options` and checked against the reference; the
+// statistics must add up too.
+void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64_t seed,
+                     step06::GemmStatistics* statistics = nullptr) {
+    Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, seed);
+    tutorial::fill_random(b, seed + 1);
+    step06::GemmStatistics local;
+    step06::GemmStatistics& result = statistics != nullptr ? *statistics : local;
+    const Matrix<float> c = step06_test::multiply(a, b, options, &result);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << shape_name(s) << ": " << report.summary();
+    step06_test::expect_consistent(result, s.m, s.n, s.k);
+}
+
+}  // namespace
+
+// ---- the worked example -----------------------------------------------------------------------
+
+TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
+    TUTORIAL_REQUIRE_GPU();
+    const Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+    MultiGpuOptions options;
+    options.device_memory_bytes = 1 << 20;
+    options.chunk_rows = 2;
+    options.panel_cols = 2;
+    step06::GemmStatistics statistics;
+    const Matrix<float> c = step06_test::multiply(a, a, options, &statistics);
+    const float expected[4][4] = {
+        {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+    EXPECT_EQ(statistics.plan.chunks.size(), 2u);
+    EXPECT_EQ(statistics.plan.panels.size(), 2u);
+    ASSERT_EQ(statistics.entries.size(), 1u);
+    EXPECT_EQ(statistics.entries[0].chunks, 2);
+    EXPECT_EQ(statistics.entries[0].tiles, 4);
+    step06_test::expect_consistent(statistics, 4, 4, 4);
+}
+
+// ---- shapes, with the plan the default budget ("all") gives -----------------------------------
+
+class Step06Shapes : public testing::TestWithParam<Shape> {};
+
+TEST_P(Step06Shapes, RandomFloatsWithinTheBound) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s = GetParam();
+    expect_verified(s, MultiGpuOptions{}, 100 + s.m + s.n + s.k);
+}
+
+TEST_P(Step06Shapes, SmallIntegersExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    // Integers in [-8, 8] with K < 2^18 keep every partial sum an exact integer in float.
+    const Shape s = GetParam();
+    Matrix<int> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 300 + s.m, -8, 8);
+    tutorial::fill_random(b, 400 + s.n, -8, 8);
+    const Matrix<float> c = step06_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
+    const auto report = tutorial::verify_gemm(a, b, to_int(c));
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// 1 x 1 x 1, K = 1, primes, non-square, sizes that are multiples of nothing, more rows than one
+// chunk takes (4100, 5000: two chunks), more columns than one panel (1025, 2049), one above 1000.
+const Shape kShapes[] = {{1, 1, 1},    {3, 3, 2},      {7, 13, 5},        {17, 31, 13},
+                         {64, 1, 33},  {1, 50, 40},    {40, 30, 1},       {129, 65, 257},
+                         {33, 29, 31}, {4100, 33, 17}, {5000, 130, 9},    {20, 2049, 7},
+                         {1, 1, 3000}, {260, 132, 36}, {1031, 1025, 1037}};
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Step06Shapes, testing::ValuesIn(kShapes),
+                         [](const testing::TestParamInfo<Shape>& info) {
+                             return shape_name(info.param);
+                         });
+
+// ---- plans: one, two and many chunks and panels, from budgets and from overrides ---------------
+
+// A plan to force on 301 x 517 x 203 (odd everywhere): a budget or fixed sizes, and the numbers
+// of chunks and panels it must give (worked out in the planner's unit tests).
+struct PlanCase {
+    const char* name;
+    std::uint64_t budget;  // 0: all
+    int chunk_rows, panel_cols;
+    std::size_t chunks, panels;
+};
+
+const PlanCase kPlanCases[] = {
+    {"budget_all_one_chunk_one_panel", 0, 0, 0, 1, 1},
+    {"budget_700000_two_chunks_four_panels", 700000, 0, 0, 2, 4},
+    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 16, 28},
+    {"fixed_two_chunks_two_panels", 0, 151, 259, 2, 2},
+    {"fixed_many_chunks_many_panels", 0, 7, 13, 43, 40},
+    {"fixed_one_chunk_one_column_panels", 0, 301, 1, 1, 517},
+    {"fixed_one_row_chunks_resident_panel", 0, 1, 517, 301, 1},
+};
+
+void PrintTo(const PlanCase& plan, std::ostream* out) {
+    *out << plan.name;
+}
+
+class Step06Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
+
+TEST_P(Step06Plans, EveryTileVerified) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto [plan, inner] = GetParam();
+    SKIP_IF_UNAVAILABLE(inner);
+    MultiGpuOptions options;
+    options.device_memory_bytes = plan.budget;
+    options.chunk_rows = plan.chunk_rows;
+    options.panel_cols = plan.panel_cols;
+    options.inner = inner;
+    step06::GemmStatistics statistics;
+    expect_verified({301, 517, 203}, options, 7000, &statistics);
+    EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks);
+    EXPECT_EQ(statistics.plan.panels.size(), plan.panels);
+    if (plan.budget > 0)
+        EXPECT_LE(statistics.plan.buffers.total_bytes(), plan.budget);
+}
+
+INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
+                         testing::Combine(testing::ValuesIn(kPlanCases),
+                                          testing::ValuesIn(step06::kAllInnerKernels)),
+                         [](const testing::TestParamInfo<std::tuple<PlanCase, InnerKernel>>& info) {
+                             return std::string(std::get<0>(info.param).name) + "_" +
+                                    step06::inner_kernel_name(std::get<1>(info.param));
+                         });
+
+// ---- several workers on one GPU ---------------------------------------------------------------
+
+TEST(Step06, DeviceListedTwiceSharesTheChunks) {
+    TUTORIAL_REQUIRE_GPU();
+    MultiGpuOptions options;
+    options.devices = {0, 0};
+    options.chunk_rows = 64;  // 17 chunks for two workers
+    options.panel_cols = 300;
+    step06::GemmStatistics statistics;
+    expect_verified({1031, 1025, 1037}, options, 8000, &statistics);
+    ASSERT_EQ(statistics.entries.size(), 2u);
+    for (const step06::EntryStatistics& entry : statistics.entries) {
+        EXPECT_EQ(entry.device, 0);
+        std::cout << "entry " << entry.entry << " took " << entry.chunks << " chunks\n";
+    }
+}
+
+TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
+    TUTORIAL_REQUIRE_GPU();
+    MultiGpuOptions options;
+    options.devices = {0, 0, 0};
+    options.device_memory_bytes = 256 * 1024;  // per entry
+    step06::GemmStatistics statistics;
+    expect_verified({777, 555, 333}, options, 8100, &statistics);
+    EXPECT_GT(statistics.plan.chunks.size(), 3u);
+    EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
+}
+
+TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
+    TUTORIAL_REQUIRE_GPU();
+    MultiGpuOptions one, two;
+    two.devices = {0, 0};
+    const std::uint64_t alone = step06::resolve_budget(one);
+    const std::uint64_t shared = step06::resolve_budget(two);
+    EXPECT_GT(alone, 0u);
+    EXPECT_LE(shared, alone / 2 + step06_test::kMemoryTolerance);
+    EXPECT_GE(shared + step06_test::kMemoryTolerance, alone / 2);
+}
+
+// ---- host memory ------------------------------------------------------------------------------
+
+TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
+    TUTORIAL_REQUIRE_GPU();
+    const int m = 517, n = 301, k = 263;
+    Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 9000);
+    tutorial::fill_random(b, 9001);
+    tutorial::PinnedBuffer<float> host_a(a.size()), host_b(b.size()), host_c(c.size());
+    std::memcpy(host_a.get(), a.data(), a.bytes());
+    std::memcpy(host_b.get(), b.data(), b.bytes());
+    MultiGpuOptions options;
+    options.chunk_rows = 100;
+    options.panel_cols = 128;
+    for (const step06::HostMemory memory :
+         {step06::HostMemory::pinned, step06::HostMemory::pageable}) {
+        // Pinned memory declared pageable cannot be registered again: the copies must still work.
+        std::memset(host_c.get(), 0xFF, c.bytes());
+        options.host_memory = memory;
+        const step06::GemmStatistics statistics =
+            step06::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, options);
+        std::memcpy(c.data(), host_c.get(), c.bytes());
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << statistics.host_memory << ": " << report.summary();
+        EXPECT_FALSE(statistics.host_memory.empty());
+    }
+}
+
+TEST(Step06, OverwritesCInsteadOfAccumulating) {
+    TUTORIAL_REQUIRE_GPU();
+    // Two multiplies into the same C: a version that adds to C would return twice the product.
+    const int m = 70, n = 36, k = 44;
+    Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 501);
+    tutorial::fill_random(b, 502);
+    MultiGpuOptions options;
+    options.chunk_rows = 16;
+    options.panel_cols = 8;
+    for (int run = 0; run < 2; ++run)
+        step06::gemm(a.data(), b.data(), c.data(), m, n, k, options);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST(Step06, EmptyProductsNeedNoDevice) {
+    // m = 0 or n = 0: nothing to do; k = 0: C is all zeros (empty sums).
+    float c[6] = {1, 2, 3, 4, 5, 6};
+    step06::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
+    step06::gemm(c, c, c, 2, 0, 2, MultiGpuOptions{});
+    for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(c[i], static_cast<float>(i + 1));
+    const float a[1] = {0}, b[1] = {0};
+    step06::gemm(a, b, c, 2, 3, 0, MultiGpuOptions{});
+    for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(c[i], 0.0f);
+}
+
+// ---- bad input and faults ---------------------------------------------------------------------
+
+TEST(Step06Faults, NegativeSizesAndNullPointersAreRefused) {
+    float x[4] = {};
+    EXPECT_THROW(step06::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step06::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step06::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
+}
+
+TEST(Step06Faults, ZeroDevicesAreRefused) {
+    float x[4] = {};
+    MultiGpuOptions options;
+    options.devices = {};
+    try {
+        step06::gemm(x, x, x, 2, 2, 1, options);
+        FAIL() << "an empty device list was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("list of devices is empty"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(Step06Faults, AnUnknownDeviceIsRefused) {
+    TUTORIAL_REQUIRE_GPU();
+    float x[4] = {};
+    MultiGpuOptions options;
+    options.devices = {0, tutorial::device_count()};
+    try {
+        step06::gemm(x, x, x, 2, 2, 1, options);
+        FAIL() << "device " << tutorial::device_count() << " was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("there is no device"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
+    TUTORIAL_REQUIRE_GPU();
+    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
+    MultiGpuOptions options;
+    options.device_memory_bytes = 1000;
+    try {
+        step06::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        FAIL() << "a budget of 1000 bytes was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("smallest budget that works"), std::string::npos)
+            << error.what();
+    }
+}
+
+// The fault hook makes one entry's allocation fail. The call must throw the allocation's
+// RuntimeFailure, return (no worker may wait for the failed one) and leave device memory where it
+// was; the next call must work.
+class Step06AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
+
+TEST_P(Step06AllocationFailure, ReportedReleasedAndRecovered) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{600, 700, 500};
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 600);
+    tutorial::fill_random(b, 601);
+    MultiGpuOptions options;
+    options.devices = GetParam();
+    options.chunk_rows = 32;  // enough chunks for the healthy workers to be busy when it fails
+    options.panel_cols = 128;
+    step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
+    const std::size_t before = step06_test::free_device_bytes(0);
+
+    for (std::size_t failing = 0; failing < options.devices.size(); ++failing) {
+        options.fail_allocation_on_entry = static_cast<int>(failing);
+        const std::exception_ptr error = step06_test::run_with_deadline(
+            [&] { step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
+        ASSERT_TRUE(error) << "entry " << failing << " could not allocate, yet gemm succeeded";
+        try {
+            std::rethrow_exception(error);
+        } catch (const tutorial::RuntimeFailure& failure) {
+            EXPECT_NE(std::string(failure.what()).find("out of device memory"), std::string::npos)
+                << failure.what();
+        } catch (const std::exception& other) {
+            ADD_FAILURE() << "expected a RuntimeFailure, got: " << other.what();
+        }
+        const std::size_t after = step06_test::free_device_bytes(0);
+        EXPECT_LE(before, after + step06_test::kMemoryTolerance)
+            << "device memory not released: " << (before - after) << " bytes fewer free";
+    }
+
+    options.fail_allocation_on_entry = -1;
+    std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+    step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << "after the failures: " << report.summary();
+}
+
+INSTANTIATE_TEST_SUITE_P(Entries, Step06AllocationFailure,
+                         testing::Values(std::vector<int>{0}, std::vector<int>{0, 0},
+                                         std::vector<int>{0, 0, 0}),
+                         [](const testing::TestParamInfo<std::vector<int>>& info) {
+                             return std::to_string(info.param.size()) + "_entries_on_device_0";
+                         });
+
+TEST(Step06Faults, InnerKernelNamesRoundTrip) {
+    for (const InnerKernel inner : step06::kAllInnerKernels)
+        EXPECT_EQ(step06::parse_inner_kernel(step06::inner_kernel_name(inner)), inner);
+    EXPECT_THROW(step06::parse_inner_kernel("cublas"), std::invalid_argument);
+}

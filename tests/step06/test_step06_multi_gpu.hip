@@ -1,0 +1,141 @@
+// Step 06 on two GPUs (label multi_gpu): the same multiply spread over devices 0 and 1, in any
+// order and with repeats, both devices taking work, and an allocation that fails on the second
+// device. On a machine with fewer than two GPUs every test is skipped with the reason.
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "common/device.hpp"
+#include "common/errors.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "multi_gpu_gemm.hpp"
+#include "tests/step06/step06_test_support.hpp"
+
+using step06::MultiGpuOptions;
+using tutorial::Matrix;
+
+namespace {
+
+// Skips the current test, with the reason, unless two devices can be used.
+#define REQUIRE_TWO_GPUS()                                                                     \
+    do {                                                                                       \
+        if (const auto no_gpu_ = ::tutorial::gpu_unavailable_reason())                         \
+            GTEST_SKIP() << "needs two GPUs: " << *no_gpu_;                                    \
+        if (::tutorial::device_count() < 2)                                                    \
+            GTEST_SKIP() << "needs two GPUs; this machine has " << ::tutorial::device_count(); \
+    } while (false)
+
+// Creates the contexts of devices 0 and 1 up front, so neither worker starts late because its
+// device was still being initialized.
+void warm_up_two_devices() {
+    step06_test::free_device_bytes(0);
+    step06_test::free_device_bytes(1);
+}
+
+struct Case {
+    const char* name;
+    std::vector<int> devices;
+    int m, n, k;
+    int chunk_rows, panel_cols;
+};
+
+const Case kCases[] = {
+    {"devices_0_1_odd_sizes", {0, 1}, 1031, 1025, 1037, 0, 0},
+    {"devices_1_0_two_chunks", {1, 0}, 301, 517, 203, 151, 259},
+    {"devices_0_1_0_1_many_chunks", {0, 1, 0, 1}, 777, 555, 333, 13, 61},
+    {"devices_0_1_one_chunk_each", {0, 1}, 2, 3000, 5, 1, 0},
+    {"devices_0_1_k_1", {0, 1}, 640, 480, 1, 0, 0},
+};
+
+void PrintTo(const Case& test_case, std::ostream* out) {
+    *out << test_case.name;
+}
+
+}  // namespace
+
+class Step06MultiGpu : public testing::TestWithParam<Case> {};
+
+TEST_P(Step06MultiGpu, VerifiedAcrossDevices) {
+    REQUIRE_TWO_GPUS();
+    warm_up_two_devices();
+    const Case& c = GetParam();
+    Matrix<float> a(c.m, c.k), b(c.k, c.n);
+    tutorial::fill_random(a, 10 + c.m);
+    tutorial::fill_random(b, 20 + c.n);
+    MultiGpuOptions options;
+    options.devices = c.devices;
+    options.chunk_rows = c.chunk_rows;
+    options.panel_cols = c.panel_cols;
+    step06::GemmStatistics statistics;
+    const Matrix<float> result = step06_test::multiply(a, b, options, &statistics);
+    const auto report = tutorial::verify_gemm(a, b, result);
+    EXPECT_TRUE(report.passed) << report.summary();
+    step06_test::expect_consistent(statistics, c.m, c.n, c.k);
+    for (std::size_t i = 0; i < c.devices.size(); ++i)
+        EXPECT_EQ(statistics.entries[i].device, c.devices[i]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Step06MultiGpu, testing::ValuesIn(kCases),
+                         [](const testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+TEST(Step06MultiGpuBalance, BothDevicesTakeChunks) {
+    REQUIRE_TWO_GPUS();
+    warm_up_two_devices();
+    // 128 chunks, each of which streams all of B (16 MiB): tens of milliseconds in all, and a
+    // worker holds at most two chunks ahead, so the other one cannot be left without work.
+    const int m = 8192, n = 2048, k = 2048;
+    Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 31);
+    tutorial::fill_random(b, 32);
+    MultiGpuOptions options;
+    options.devices = {0, 1};
+    options.chunk_rows = 64;
+    step06::GemmStatistics statistics;
+    const Matrix<float> c = step06_test::multiply(a, b, options, &statistics);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+    step06_test::expect_consistent(statistics, m, n, k);
+    for (const step06::EntryStatistics& entry : statistics.entries) {
+        EXPECT_GT(entry.chunks, 0) << "device " << entry.device << " took no chunk";
+        std::cout << "device " << entry.device << ": " << entry.chunks << " chunks, "
+                  << entry.compute_ms << " ms of kernels in " << entry.span_ms << " ms\n";
+    }
+}
+
+TEST(Step06MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
+    REQUIRE_TWO_GPUS();
+    warm_up_two_devices();
+    const int m = 1000, n = 800, k = 600;
+    Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 41);
+    tutorial::fill_random(b, 42);
+    MultiGpuOptions options;
+    options.devices = {0, 1};
+    options.chunk_rows = 32;
+    step06::gemm(a.data(), b.data(), c.data(), m, n, k, options);  // a first, healthy call
+    const std::size_t before[2] = {step06_test::free_device_bytes(0),
+                                   step06_test::free_device_bytes(1)};
+
+    options.fail_allocation_on_entry = 1;
+    const std::exception_ptr error = step06_test::run_with_deadline(
+        [&] { step06::gemm(a.data(), b.data(), c.data(), m, n, k, options); }, 120);
+    ASSERT_TRUE(error) << "device 1 could not allocate, yet gemm succeeded";
+    try {
+        std::rethrow_exception(error);
+    } catch (const tutorial::RuntimeFailure& failure) {
+        EXPECT_NE(std::string(failure.what()).find("out of device memory"), std::string::npos)
+            << failure.what();
+        EXPECT_NE(std::string(failure.what()).find("device 1"), std::string::npos)
+            << failure.what();
+    } catch (const std::exception& other) {
+        ADD_FAILURE() << "expected a RuntimeFailure, got: " << other.what();
+    }
+    for (int device = 0; device < 2; ++device) {
+        const std::size_t after = step06_test::free_device_bytes(device);
+        EXPECT_LE(before[device], after + step06_test::kMemoryTolerance)
+            << "device " << device << " did not get its memory back";
+    }
+}

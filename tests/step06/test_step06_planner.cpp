@@ -1,0 +1,288 @@
+// Step 06's host-side pieces, no GPU needed: the chunk planner, memory sizes and the timeline
+// arithmetic behind the overlap figures.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "planner.hpp"
+#include "timeline.hpp"
+
+using step06::Plan;
+using step06::PlanRequest;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+constexpr std::uint64_t kGiB = 1ull << 30;
+
+PlanRequest request(int m, int n, int k, std::uint64_t budget, int entries = 1, int chunk_rows = 0,
+                    int panel_cols = 0) {
+    PlanRequest r;
+    r.m = m;
+    r.n = n;
+    r.k = k;
+    r.element_bytes = sizeof(float);
+    r.entries = entries;
+    r.budget_bytes = budget;
+    r.chunk_rows = chunk_rows;
+    r.panel_cols = panel_cols;
+    return r;
+}
+
+std::string describe(const PlanRequest& r) {
+    return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k) +
+           ", budget " + std::to_string(r.budget_bytes) + ", entries " + std::to_string(r.entries) +
+           ", rows " + std::to_string(r.chunk_rows) + ", cols " + std::to_string(r.panel_cols);
+}
+
+// The pieces of [0, total) must follow each other without gap or overlap, none larger than `size`.
+template <typename Piece, typename First, typename Length>
+void expect_partition(const std::vector<Piece>& pieces, int total, int size, First first,
+                      Length length, const std::string& what) {
+    int next = 0;
+    for (const Piece& piece : pieces) {
+        EXPECT_EQ(first(piece), next) << what << ": a gap or an overlap";
+        EXPECT_GE(length(piece), 1) << what;
+        EXPECT_LE(length(piece), size) << what;
+        next = first(piece) + length(piece);
+    }
+    EXPECT_EQ(next, total) << what << ": does not end at the last row or column";
+}
+
+// What an entry holds at once, recomputed from the plan's sizes rather than taken from it: up to
+// two chunks of A, two panels of B and two tiles of C, fewer only when there are not that many.
+std::uint64_t live_bytes(const Plan& plan) {
+    const std::uint64_t e = plan.element_bytes;
+    const std::uint64_t rows = static_cast<std::uint64_t>(plan.chunk_rows);
+    const std::uint64_t cols = static_cast<std::uint64_t>(plan.panel_cols);
+    const std::uint64_t chunks = plan.chunks.size(), panels = plan.panels.size();
+    return std::min<std::uint64_t>(2, chunks) * rows * plan.k * e +
+           std::min<std::uint64_t>(2, panels) * plan.k * cols * e +
+           std::min<std::uint64_t>(2, chunks * panels) * rows * cols * e;
+}
+
+// Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
+std::vector<PlanRequest> feasible_requests() {
+    std::vector<PlanRequest> requests;
+    const int shapes[][3] = {{1, 1, 1},   {17, 31, 13},       {301, 517, 203},
+                             {4, 4, 4},   {1031, 1025, 1037}, {5000, 300, 20},
+                             {64, 1, 33}, {1, 50, 40},        {16384, 16384, 16384},
+                             {40, 30, 1}};
+    const std::uint64_t budgets[] = {64 * 1024, 700000, 16 * kMiB, 768 * kMiB, 80 * kGiB};
+    for (const auto& s : shapes) {
+        for (const std::uint64_t budget : budgets) {
+            for (const int entries : {1, 2, 3}) {
+                const PlanRequest r = request(s[0], s[1], s[2], budget, entries);
+                if (step06::buffers_for(r, 1, 1).total_bytes() <= budget)
+                    requests.push_back(r);
+            }
+        }
+        requests.push_back(request(s[0], s[1], s[2], 80 * kGiB, 1, 7, 13));
+        requests.push_back(request(s[0], s[1], s[2], 80 * kGiB, 2, 1, 1000000));
+        requests.push_back(request(s[0], s[1], s[2], 80 * kGiB, 1, 1000000, 1));
+    }
+    return requests;
+}
+
+}  // namespace
+
+// ---- the planner ------------------------------------------------------------------------------
+
+TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
+    for (const PlanRequest& r : feasible_requests()) {
+        const Plan plan = step06::plan_multiply(r);
+        // Chunks partition the rows and panels the columns, so their products tile C.
+        expect_partition(
+            plan.chunks, r.m, plan.chunk_rows, [](const step06::Chunk& c) { return c.first_row; },
+            [](const step06::Chunk& c) { return c.rows; }, "chunks of " + describe(r));
+        expect_partition(
+            plan.panels, r.n, plan.panel_cols, [](const step06::Panel& p) { return p.first_col; },
+            [](const step06::Panel& p) { return p.cols; }, "panels of " + describe(r));
+        // And, where C is small enough to count, element by element.
+        if (static_cast<long long>(r.m) * r.n <= 2'000'000) {
+            std::vector<int> produced(static_cast<std::size_t>(r.m) * r.n, 0);
+            for (const step06::Chunk& chunk : plan.chunks)
+                for (const step06::Panel& panel : plan.panels)
+                    for (int row = chunk.first_row; row < chunk.first_row + chunk.rows; ++row)
+                        for (int col = panel.first_col; col < panel.first_col + panel.cols; ++col)
+                            ++produced[static_cast<std::size_t>(row) * r.n + col];
+            for (std::size_t i = 0; i < produced.size(); ++i) {
+                ASSERT_EQ(produced[i], 1)
+                    << "element (" << i / r.n << ", " << i % r.n << ") of " << describe(r);
+            }
+        }
+    }
+}
+
+TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
+    for (const PlanRequest& r : feasible_requests()) {
+        const Plan plan = step06::plan_multiply(r);
+        EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
+        EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
+        EXPECT_LE(static_cast<long long>(plan.chunk_rows) * r.k, 2147483647LL) << describe(r);
+        EXPECT_LE(static_cast<long long>(plan.panel_cols) * r.k, 2147483647LL) << describe(r);
+    }
+}
+
+TEST(Step06Planner, ImpossibleInputsAreRefused) {
+    EXPECT_THROW(step06::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step06::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step06::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, kGiB, /*entries=*/0)),
+                 std::invalid_argument);
+    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, kGiB, 1, -2)), std::invalid_argument);
+    PlanRequest no_element = request(4, 4, 4, kGiB);
+    no_element.element_bytes = 0;
+    EXPECT_THROW(step06::plan_multiply(no_element), std::invalid_argument);
+    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, /*budget=*/0)), std::invalid_argument);
+    // A chunk of 65536 rows of k = 65536 would need 2^32 elements: more than an int indexes.
+    EXPECT_THROW(step06::plan_multiply(request(65536, 8, 65536, 1ull << 62, 1, 65536, 8)),
+                 std::invalid_argument);
+}
+
+TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
+    for (const PlanRequest& base :
+         {request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
+          request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
+        std::string message;
+        try {
+            step06::plan_multiply(base);
+            ADD_FAILURE() << "accepted " << describe(base);
+            continue;
+        } catch (const std::invalid_argument& error) {
+            message = error.what();
+        }
+        std::smatch match;
+        ASSERT_TRUE(std::regex_search(
+            message, match, std::regex(R"(smallest budget that works is .*\((\d+) bytes\))")))
+            << message;
+        const std::uint64_t least = std::stoull(match[1].str());
+        PlanRequest enough = base;
+        enough.budget_bytes = least;
+        EXPECT_NO_THROW(step06::plan_multiply(enough)) << message;
+        PlanRequest short_by_one = base;
+        short_by_one.budget_bytes = least - 1;
+        EXPECT_THROW(step06::plan_multiply(short_by_one), std::invalid_argument) << message;
+    }
+}
+
+TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
+    // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
+    const Plan big = step06::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
+    EXPECT_EQ(big.chunk_rows, step06::kPreferredChunkRows);
+    EXPECT_EQ(big.panel_cols, step06::kPreferredPanelCols);
+    EXPECT_EQ(big.chunks.size(), 4u);
+    EXPECT_EQ(big.panels.size(), 16u);
+    EXPECT_EQ(big.buffers.a_buffers, 2);
+    EXPECT_EQ(big.buffers.b_buffers, 2);
+    EXPECT_EQ(big.buffers.c_buffers, 2);
+
+    // 5000 rows: two even chunks, rounded up to a multiple of 128.
+    const Plan uneven = step06::plan_multiply(request(5000, 300, 20, 80 * kGiB));
+    EXPECT_EQ(uneven.chunk_rows, 2560);
+    EXPECT_EQ(uneven.chunks.size(), 2u);
+    EXPECT_EQ(uneven.chunks.back().rows, 5000 - 2560);
+
+    // Four entries on 1000 rows: every entry can get a chunk.
+    const Plan shared = step06::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
+    EXPECT_EQ(shared.chunks.size(), 4u);
+}
+
+TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
+    // 301 x 517 x 203 floats, worked out by hand in the comments.
+    // Everything fits: one chunk, one panel, B resident, one buffer of each.
+    const Plan all = step06::plan_multiply(request(301, 517, 203, 80 * kGiB));
+    EXPECT_EQ(all.chunks.size(), 1u);
+    EXPECT_EQ(all.panels.size(), 1u);
+    EXPECT_TRUE(all.b_resident());
+    EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 203 + 203 * 517 + 301 * 517));
+
+    // 700,000 bytes: one chunk next to a 128-wide panel needs 760,508, so chunks of at most
+    // 185 rows, evened out to 2 x 151; the panels get what is left: 160 columns at most, 4 x 130.
+    const Plan two = step06::plan_multiply(request(301, 517, 203, 700000));
+    EXPECT_EQ(two.chunk_rows, 151);
+    EXPECT_EQ(two.chunks.size(), 2u);
+    EXPECT_EQ(two.panel_cols, 130);
+    EXPECT_EQ(two.panels.size(), 4u);
+
+    // 64 KiB: not even one row fits next to a 128-wide panel, so both shrink together to 19.
+    const Plan many = step06::plan_multiply(request(301, 517, 203, 64 * 1024));
+    EXPECT_EQ(many.chunk_rows, 19);
+    EXPECT_EQ(many.chunks.size(), 16u);
+    EXPECT_EQ(many.panel_cols, 19);
+    EXPECT_EQ(many.panels.size(), 28u);
+
+    // The benchmark's case: n = 16384 with a quarter of A + B + C forces 4 chunks.
+    const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, 768 * kMiB));
+    EXPECT_GE(out_of_core.chunks.size(), 4u);
+    EXPECT_LE(out_of_core.buffers.total_bytes(), 768 * kMiB);
+}
+
+TEST(Step06Planner, OverridesAreTakenAndCapped) {
+    const Plan fixed = step06::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
+    EXPECT_EQ(fixed.chunks.size(), 2u);
+    EXPECT_EQ(fixed.panels.size(), 2u);
+    EXPECT_EQ(fixed.chunks[1].rows, 150);
+    EXPECT_EQ(fixed.panels[1].cols, 258);
+
+    const Plan capped = step06::plan_multiply(request(30, 20, 10, 80 * kGiB, 1, 1000, 1000));
+    EXPECT_EQ(capped.chunk_rows, 30);
+    EXPECT_EQ(capped.panel_cols, 20);
+
+    // Fixed sizes that do not fit are refused, not quietly changed.
+    EXPECT_THROW(step06::plan_multiply(request(301, 517, 203, 100000, 1, 301, 517)),
+                 std::invalid_argument);
+}
+
+TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
+    const Plan plan = step06::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
+    const std::string text = step06::describe_plan(plan);
+    EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 2 x C tile (16 bytes) = "
+                        "160 bytes of a 1.00 MiB budget"),
+              std::string::npos)
+        << text;
+}
+
+// ---- memory sizes -----------------------------------------------------------------------------
+
+TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
+    EXPECT_EQ(step06::parse_byte_size("2GiB"), 2 * kGiB);
+    EXPECT_EQ(step06::parse_byte_size("512MiB"), 512 * kMiB);
+    EXPECT_EQ(step06::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
+    EXPECT_EQ(step06::parse_byte_size("64kib"), 64u * 1024u);
+    EXPECT_EQ(step06::parse_byte_size("3GB"), 3000000000u);
+    EXPECT_EQ(step06::parse_byte_size("2tb"), 2000000000000u);
+    EXPECT_EQ(step06::parse_byte_size("1048576"), 1048576u);
+    EXPECT_EQ(step06::parse_byte_size("7B"), 7u);
+}
+
+TEST(Step06ByteSize, RejectsWhatIsNotASize) {
+    for (const char* text : {"", "lots", "1.2.3GiB", "-1", "0", "0.1", "2 GiBs", "GiB", "1e9",
+                             "99999999999TiB", ".", " 2GiB"}) {
+        EXPECT_THROW(step06::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
+    }
+}
+
+// ---- the timeline -----------------------------------------------------------------------------
+
+TEST(Step06Timeline, CoveredTimeCountsOverlapsOnce) {
+    EXPECT_DOUBLE_EQ(step06::covered_ms({}), 0.0);
+    EXPECT_DOUBLE_EQ(step06::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
+    EXPECT_DOUBLE_EQ(step06::covered_ms({{5, 6}, {0, 10}}), 10.0);
+    EXPECT_DOUBLE_EQ(step06::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
+}
+
+TEST(Step06Timeline, TimeCoveredByBoth) {
+    // Copies 0-4 and 6-8, kernels 2-7: hidden copy time is 2-4 and 6-7.
+    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
+    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);
+    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 10}}, {{1, 2}, {1.5, 3}, {8, 12}}), 4.0);
+    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({}, {{0, 1}}), 0.0);
+}

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <new>
+#include <stdexcept>
 
 #include "common/errors.hpp"
 
@@ -23,6 +24,10 @@ int run_step(int argc, char** argv, const StepDescription& step,
     try {
         return body(options);
     } catch (const UsageError& error) {
+        std::cerr << step.program << ": " << error.what() << '\n';
+        return kExitBadUsage;
+    } catch (const std::invalid_argument& error) {
+        // A library entry point refusing its arguments: the values came from the command line.
         std::cerr << step.program << ": " << error.what() << '\n';
         return kExitBadUsage;
     } catch (const RuntimeFailure& error) {

@@ -244,12 +244,17 @@ def results_chart_block(name):
     if results.vendor_name:
         headline.append(("blas", "vendor"))
     for step, variant in headline:
-        row = results.find(step, variant, (size,) * 3)
-        if not row:
+        # A step skipped at the reference size (the CPU loop) shows its largest size measured.
+        measured = [s for s in results.square_sizes() if results.find(step, variant, (s,) * 3)]
+        if not measured:
             continue
+        at = size if size in measured else measured[-1]
+        row = results.find(step, variant, (at,) * 3)
         percent = results.percent_of_vendor(row)
         title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
         label = make_results.variant_label(step, variant) if step != "blas" else vendor
+        if at != size:
+            label += f" (at {at} x {at} x {at})"
         lines.append(f"| {title} | {label} | "
                      f"{make_results.format_gflops(row['gflops'])} | "
                      f"{make_results.format_percent(percent) if percent is not None else '-'} | "

@@ -107,10 +107,12 @@ def format_gflops(value):
 
 
 def format_ms(value):
-    return f"{value:.2f}" if value >= 1 else f"{value:.3g}"
+    return f"{value:,.2f}" if value >= 1 else f"{value:.3g}"
 
 
 def format_percent(value):
+    if value < 0.095:
+        return f"{value:.2g}%"
     return f"{value:.1f}%" if value < 99.95 else f"{value:.0f}%"
 
 
@@ -214,10 +216,12 @@ class Results:
         return 100.0 * vendor["median_ms"] / row["median_ms"] if vendor else None
 
     def reference_size(self):
-        """The largest square size at which every kernel was measured (else the largest)."""
+        """The largest square size at which every kernel was measured or deliberately skipped
+        (else the largest)."""
         sizes = self.square_sizes()
         for size in reversed(sizes):
-            if all(self.find(s, v, (size,) * 3) for s, v in self.kernels()):
+            if all(self.find(s, v, (size,) * 3) or self.status(s, v, (size,) * 3) == "skipped"
+                   for s, v in self.kernels()):
                 return size
         return sizes[-1] if sizes else None
 
@@ -436,8 +440,8 @@ def chart(results):
         series.append((label, [(s, r["gflops"]) for s, r in points if r],
                        COLOURS[index % len(COLOURS)], None))
     values = [g for _, points, _, _ in series for _, g in points] + ([peak] if peak else [])
-    low = 10 ** math.floor(math.log10(min(values)))
-    high = 10 ** math.ceil(math.log10(max(values) * 1.05))
+    low = 10 ** math.floor(math.log10(min(values) / 1.5))
+    high = max(values) * 1.6
 
     width, height = 820, 470
     left, right, top, bottom = 78, 560, 46, 400
@@ -461,7 +465,7 @@ def chart(results):
            f"Square SGEMM, m = n = k, on {escape(results.gpu)}</text>"]
     # Grid and axes.
     decade = low
-    while decade <= high * 1.0001:
+    while decade <= high:
         yy = y(decade)
         out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
                    f'stroke-opacity="0.35" stroke-width="1"/>')
@@ -485,8 +489,6 @@ def chart(results):
         yy = y(peak)
         out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
                    f'stroke-width="2" stroke-dasharray="2 4"/>')
-        out.append(f'<text x="{right - 6}" y="{yy - 6:.1f}" fill="{GREY}" text-anchor="end">'
-                   f"FP32 peak {peak / 1000:.1f} TFLOPS</text>")
     # One line per step, then the legend.
     for label, points, colour, dash in series:
         if not points:
@@ -507,7 +509,8 @@ def chart(results):
     if peak:
         out.append(f'<line x1="{right + 20}" y1="{legend_y}" x2="{right + 48}" y2="{legend_y}" '
                    f'stroke="{GREY}" stroke-width="2" stroke-dasharray="2 4"/>')
-        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">FP32 peak</text>')
+        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">FP32 peak, '
+                   f"{peak / 1000:.1f} TFLOPS</text>")
         legend_y += 22
     notes = ["each step: its fastest kernel", "at the largest size measured", "",
              f"commit {results.runs[-1]['commit']}" if len(results.runs) == 1

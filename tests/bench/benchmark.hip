@@ -37,6 +37,7 @@
 #include "common/vendor_blas.hpp"
 #include "common/verify.hpp"
 #include "tests/bench/kernels.hpp"
+#include "tests/bench/results_json.hpp"
 
 namespace {
 
@@ -75,18 +76,6 @@ struct Skip {
     double predicted_ms;
 };
 
-// What the JSON records about the machine.
-struct Machine {
-    std::string gpu;
-    int multiprocessors = 0;
-    int clock_khz = 0;
-    std::string driver;
-    int driver_version = 0;
-    int runtime_version = 0;
-    std::string vendor_blas;
-    std::string host_cpu;
-};
-
 double operations(const Shape& s) {
     return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
 }
@@ -118,16 +107,6 @@ Shape parse_shape(const std::string& text) {
     shape.n = static_cast<int>(n);
     shape.k = static_cast<int>(k);
     return shape;
-}
-
-std::string json_escape(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out;
 }
 
 std::string today() {
@@ -163,8 +142,9 @@ std::string host_cpu_name() {
     while (std::getline(cpuinfo, line)) {
         if (line.rfind("model name", 0) == 0) {
             const std::size_t colon = line.find(':');
-            if (colon != std::string::npos)
-                return line.substr(line.find_first_not_of(' ', colon + 1));
+            const std::size_t name = line.find_first_not_of(" \t", colon + 1);
+            if (colon != std::string::npos && name != std::string::npos)
+                return line.substr(name);
         }
     }
     return "unknown";
@@ -259,50 +239,25 @@ void print_skip(const Skip& s) {
               << std::endl;
 }
 
-void write_json(const Settings& settings, const Machine& machine,
+void write_json(const Settings& settings, const bench::RunHeader& header,
                 const std::vector<Result>& results, const std::vector<Skip>& skipped) {
+    std::vector<bench::Measurement> measurements;
+    for (const Result& r : results) {
+        measurements.push_back({r.kernel.step, r.kernel.variant, r.kernel.on_cpu(), r.shape.m,
+                                r.shape.n, r.shape.k, r.timing.median_ms, r.timing.min_ms,
+                                r.verified ? r.timing.repetitions : 0, r.verified});
+    }
+    std::vector<bench::SkippedRun> skips;
+    for (const Skip& s : skipped) {
+        skips.push_back(
+            {s.kernel.step, s.kernel.variant, s.shape.m, s.shape.n, s.shape.k, s.predicted_ms});
+    }
     std::ofstream out(settings.json_path);
+    if (out)
+        bench::write_results_json(out, header, measurements, skips);
+    out.flush();
     if (!out)
         throw tutorial::RuntimeFailure("cannot write " + settings.json_path);
-    out << std::setprecision(6);
-    out << "{\n  \"gpu\": \"" << json_escape(machine.gpu) << "\",\n"
-        << "  \"multiprocessors\": " << machine.multiprocessors << ",\n"
-        << "  \"clock_mhz\": " << machine.clock_khz / 1000.0 << ",\n"
-        << "  \"driver\": \"" << json_escape(machine.driver) << "\",\n"
-        << "  \"driver_version\": " << machine.driver_version << ",\n"
-        << "  \"runtime_version\": " << machine.runtime_version << ",\n"
-        << "  \"platform\": \"" << json_escape(tutorial::gpu_platform()) << "\",\n"
-        << "  \"vendor_blas\": \"" << json_escape(machine.vendor_blas) << "\",\n"
-        << "  \"host_cpu\": \"" << json_escape(machine.host_cpu) << "\",\n"
-        << "  \"date\": \"" << today() << "\",\n"
-        << "  \"commit\": \"" << json_escape(settings.commit) << "\",\n"
-        << "  \"command\": \"" << json_escape(settings.command) << "\",\n"
-        << "  \"timing\": {\"warmup\": " << settings.warmup
-        << ", \"iterations\": " << settings.iterations
-        << ", \"seconds_per_kernel\": " << settings.seconds_per_kernel
-        << ", \"max_seconds_per_run\": " << settings.max_seconds_per_run
-        << ", \"seed\": " << settings.seed << "},\n"
-        << "  \"results\": [\n";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        const Result& r = results[i];
-        out << "    {\"step\": \"" << r.kernel.step << "\", \"variant\": \"" << r.kernel.variant
-            << "\", \"device\": \"" << (r.kernel.on_cpu() ? "CPU" : "GPU")
-            << "\", \"m\": " << r.shape.m << ", \"n\": " << r.shape.n << ", \"k\": " << r.shape.k
-            << ", \"median_ms\": " << r.timing.median_ms << ", \"min_ms\": " << r.timing.min_ms
-            << ", \"repetitions\": " << r.timing.repetitions << ", \"gflops\": "
-            << tutorial::gflops(r.shape.m, r.shape.n, r.shape.k, r.timing.median_ms)
-            << ", \"verified\": " << (r.verified ? "true" : "false") << "}"
-            << (i + 1 < results.size() ? "," : "") << "\n";
-    }
-    out << "  ],\n  \"skipped\": [\n";
-    for (std::size_t i = 0; i < skipped.size(); ++i) {
-        const Skip& s = skipped[i];
-        out << "    {\"step\": \"" << s.kernel.step << "\", \"variant\": \"" << s.kernel.variant
-            << "\", \"m\": " << s.shape.m << ", \"n\": " << s.shape.n << ", \"k\": " << s.shape.k
-            << ", \"predicted_ms\": " << s.predicted_ms << "}"
-            << (i + 1 < skipped.size() ? "," : "") << "\n";
-    }
-    out << "  ]\n}\n";
 }
 
 std::vector<Shape> shapes_to_run(const Settings& settings) {
@@ -317,22 +272,33 @@ std::vector<Shape> shapes_to_run(const Settings& settings) {
 int run(const Settings& settings) {
     const std::vector<Shape> shapes = shapes_to_run(settings);
     const tutorial::DeviceInfo device = tutorial::select_device(settings.device);
-    Machine machine;
-    machine.gpu = device.name;
-    machine.multiprocessors = device.multiprocessors;
-    HIP_CHECK(hipDeviceGetAttribute(&machine.clock_khz, hipDeviceAttributeClockRate, device.id));
-    HIP_CHECK(hipDriverGetVersion(&machine.driver_version));
-    HIP_CHECK(hipRuntimeGetVersion(&machine.runtime_version));
-    machine.driver = driver_description(machine.driver_version);
-    machine.host_cpu = host_cpu_name();
+    bench::RunHeader header;
+    header.gpu = device.name;
+    header.multiprocessors = device.multiprocessors;
+    int clock_khz = 0;
+    HIP_CHECK(hipDeviceGetAttribute(&clock_khz, hipDeviceAttributeClockRate, device.id));
+    header.clock_mhz = clock_khz / 1000.0;
+    HIP_CHECK(hipDriverGetVersion(&header.driver_version));
+    HIP_CHECK(hipRuntimeGetVersion(&header.runtime_version));
+    header.driver = driver_description(header.driver_version);
+    header.platform = tutorial::gpu_platform();
+    header.host_cpu = host_cpu_name();
+    header.date = today();
+    header.commit = settings.commit;
+    header.command = settings.command;
+    header.warmup = settings.warmup;
+    header.iterations = settings.iterations;
+    header.seconds_per_kernel = settings.seconds_per_kernel;
+    header.max_seconds_per_run = settings.max_seconds_per_run;
+    header.seed = settings.seed;
     std::string why_no_vendor;
     auto vendor = tutorial::make_vendor_blas(why_no_vendor);
-    machine.vendor_blas = vendor ? vendor->name() : "none";
-    std::cout << "GPU: " << device.name << ", " << machine.multiprocessors << " multiprocessors at "
-              << machine.clock_khz / 1000 << " MHz (driver " << machine.driver << ", runtime "
-              << machine.runtime_version << ")\n"
-              << "CPU (step 01): " << machine.host_cpu << "\n"
-              << "vendor BLAS: " << (vendor ? machine.vendor_blas : why_no_vendor) << "\n"
+    header.vendor_blas = vendor ? vendor->name() : "none";
+    std::cout << "GPU: " << device.name << ", " << header.multiprocessors << " multiprocessors at "
+              << header.clock_mhz << " MHz (driver " << header.driver << ", runtime "
+              << header.runtime_version << ")\n"
+              << "CPU (step 01): " << header.host_cpu << "\n"
+              << "vendor BLAS: " << (vendor ? header.vendor_blas : why_no_vendor) << "\n"
               << "timing: each kernel verified first, then " << settings.warmup
               << " warm-up runs and the median of up to " << settings.iterations
               << " timed runs\n\n";
@@ -400,7 +366,7 @@ int run(const Settings& settings) {
         }
     }
     if (!settings.json_path.empty()) {
-        write_json(settings, machine, results, skipped);
+        write_json(settings, header, results, skipped);
         std::cout << "\nwrote " << settings.json_path << "\n";
     }
     return all_verified ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;

@@ -4,9 +4,12 @@
 #   JSON        the file to write
 #   SOURCE_DIR  the repository
 #   ARGS        more arguments, separated by |
+#   COMMIT      the commit to record instead of asking git (a copy of the tree without .git)
 set(commit "unknown")
 find_package(Git QUIET)
-if(GIT_FOUND)
+if(COMMIT)
+    set(commit "${COMMIT}")
+elseif(GIT_FOUND)
     execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short HEAD
                     WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE head
                     OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)

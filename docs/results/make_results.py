@@ -62,6 +62,7 @@ STEP_PAGES = {
     "03": "steps/03_tiled_2x2/README.md",
     "04": "steps/04_tiled_16x16/README.md",
     "05": "steps/05_lds_float4/README.md",
+    "06": "steps/06_multi_gpu_stream/README.md",
 }
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16")}
@@ -357,7 +358,7 @@ def results_page(results, name):
              f"tutorial's benchmark (`tests/bench/benchmark.hip`), and was turned into this page "
              f"and the chart by `docs/results/make_results.py`. The step pages quote their rows "
              f"from the same file.", "",
-             "| | |", "|---|---|"]
+             "| how it was measured | |", "|---|---|"]
     gpu = results.gpu
     if first.get("multiprocessors"):
         gpu += f", {first['multiprocessors']} multiprocessors"

@@ -261,12 +261,6 @@ class Results:
             driver = f"driver supporting CUDA {api}" if "CUDA" in self.platform else f"driver {api}"
         return f"{driver}, {runtime_name} {runtime}"
 
-    def stamp(self):
-        """One sentence: GPU, driver, date, commit."""
-        runs = "; ".join(f"commit `{run['commit']}` on {run['date']}" for run in self.runs)
-        merged = " (merged from several runs)" if len(self.runs) > 1 else ""
-        return f"{self.gpu}, {self.driver_text()}, {runs}{merged}"
-
 
 def load(paths):
     documents = []
@@ -381,7 +375,7 @@ def results_page(results, name):
     lines.append(f"| timing | {timing_text(results)} |")
     lines += ["", f"![GFLOPS against size: each step's fastest kernel, {vendor} and the FP32 peak"
                   f" on {results.gpu}]({name}.svg)", ""]
-    lines += [f"## GFLOPS at square sizes (m = n = k)", "",
+    lines += ["## GFLOPS at square sizes (m = n = k)", "",
               f"GFLOPS = 2·m·n·k / median time. The last two columns compare each kernel at "
               f"{results.reference_size()} with {vendor} in the same run and with the FP32 "
               f"peak. `-`: not measured; `skipped`: predicted to run too long; `FAILED`: "

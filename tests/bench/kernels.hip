@@ -1,5 +1,6 @@
 #include "tests/bench/kernels.hpp"
 
+#include "steps/01_serial_cpu/serial_gemm.hpp"
 #include "steps/02_naive_kernel/naive_gemm.hpp"
 #include "steps/03_tiled_2x2/tiled_gemm.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
@@ -10,6 +11,7 @@ namespace bench {
 std::vector<Kernel> step_kernels() {
     using Launch = tutorial::GemmLauncher<float>;
     std::vector<Kernel> kernels;
+    kernels.push_back({"01", "serial", nullptr, step01::gemm<float>});
     for (const int edge : {8, 16, 32}) {
         kernels.push_back(
             {"02", "naive_b" + std::to_string(edge),

@@ -216,3 +216,18 @@ TEST(HipRuntimeMapping, PeerAccessBetweenTwoDevices) {
     EXPECT_TRUE(status == hipSuccess || status == hipErrorPeerAccessAlreadyEnabled);
     (void)hipGetLastError();
 }
+
+TEST(HipRuntimeMapping, DeviceAttributes) {
+    TUTORIAL_REQUIRE_GPU();
+    HIP_CHECK(hipSetDevice(0));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, 0));
+    int multiprocessors = 0;
+    HIP_CHECK(hipDeviceGetAttribute(&multiprocessors, hipDeviceAttributeMultiprocessorCount, 0));
+    EXPECT_EQ(multiprocessors, properties.multiProcessorCount);
+    // In kHz: every GPU the tutorial supports runs between 100 MHz and 10 GHz.
+    int clock_khz = 0;
+    HIP_CHECK(hipDeviceGetAttribute(&clock_khz, hipDeviceAttributeClockRate, 0));
+    EXPECT_GT(clock_khz, 100000);
+    EXPECT_LT(clock_khz, 10000000);
+}

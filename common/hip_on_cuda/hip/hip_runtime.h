@@ -59,6 +59,14 @@ inline hipError_t hipGetDevice(int* device) {
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
     return cudaGetDeviceProperties(prop, device);
 }
+/// The device attributes the tutorial reads; CUDA 13 removed `clockRate` from `cudaDeviceProp`.
+using hipDeviceAttribute_t = cudaDeviceAttr;
+constexpr hipDeviceAttribute_t hipDeviceAttributeClockRate = cudaDevAttrClockRate;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMultiprocessorCount =
+    cudaDevAttrMultiProcessorCount;
+inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device) {
+    return cudaDeviceGetAttribute(value, attribute, device);
+}
 inline hipError_t hipDeviceSynchronize() {
     return cudaDeviceSynchronize();
 }

@@ -1,0 +1,594 @@
+#!/usr/bin/env python3
+"""Turns gemm_benchmark's JSON into the results page and chart of the docs.
+
+    python3 docs/results/make_results.py benchmark.json --out docs/results
+
+writes, named after the GPU (for an "NVIDIA H100 80GB HBM3": nvidia-h100-80gb-hbm3):
+
+    <gpu>.json  the measurements (a copy of the input, or the merge of several inputs)
+    <gpu>.md    the results page: how it was measured, GFLOPS per size, % of the vendor BLAS and
+                % of the FP32 peak, the shapes that are not square
+    <gpu>.svg   the chart: GFLOPS against size, one line per step, the vendor BLAS and the FP32
+                peak as reference lines
+
+With --check nothing is written: the exit code is 1, with the file named, when a committed page or
+chart differs from what the JSON gives. Only the Python standard library is used, and the output
+has no timestamps of its own, so the same JSON always gives the same files. docs/update_pages.py
+imports this module to quote the same figures in the step pages.
+"""
+
+import argparse
+import difflib
+import json
+import math
+import os
+import re
+import sys
+
+# ---- FP32 peak -------------------------------------------------------------------------------
+# FP32 operations per clock per multiprocessor (2 per fused multiply-add lane) and the datasheet
+# peak, for the GPUs whose name contains the key. With the multiprocessors and the clock that the
+# benchmark records, peak = multiprocessors x operations per clock x clock; without them (older
+# JSON files) the datasheet figure is used.
+#   H100 SXM5 ("NVIDIA H100 80GB HBM3"): 132 SMs x 128 FP32 lanes x 2 x 1.98 GHz = 66.9 TFLOPS;
+#     NVIDIA H100 Tensor Core GPU datasheet: FP32 67 TFLOPS (SXM), 51 TFLOPS (PCIe).
+#   H100 PCIe: 114 SMs x 128 x 2 x 1.755 GHz = 51.2 TFLOPS.
+#   H200: the H100's GH100 chip, 132 SMs; NVIDIA H200 datasheet: FP32 67 TFLOPS (SXM).
+#   A100: 108 SMs x 64 FP32 lanes x 2 x 1.41 GHz = 19.5 TFLOPS; NVIDIA A100 datasheet: 19.5.
+FP32_PEAKS = [
+    # (name contains, FP32 operations per clock per multiprocessor, datasheet TFLOPS, source)
+    ("H100 80GB HBM3", 256, 67.0, "NVIDIA H100 datasheet: 67 TFLOPS FP32 (SXM5)"),
+    ("H100 PCIe", 256, 51.0, "NVIDIA H100 datasheet: 51 TFLOPS FP32 (PCIe)"),
+    ("H200", 256, 67.0, "NVIDIA H200 datasheet: 67 TFLOPS FP32 (SXM)"),
+    ("A100", 128, 19.5, "NVIDIA A100 datasheet: 19.5 TFLOPS FP32"),
+]
+# Other GPUs with a known multiprocessor count and clock: 128 FP32 lanes per multiprocessor, true
+# of NVIDIA GPUs since the GA102 (Ampere consumer chips), Ada, Hopper and Blackwell.
+DEFAULT_OPERATIONS_PER_CLOCK = 256
+
+# ---- names -----------------------------------------------------------------------------------
+STEP_TITLES = {
+    "01": "serial CPU",
+    "02": "naive kernel",
+    "03": "tiled 2x2",
+    "04": "tiled 16x16",
+    "05": "LDS float4",
+    "06": "multi-GPU stream",
+}
+# Step pages, relative to the repository root, for links from the results page.
+STEP_PAGES = {
+    "01": "steps/01_serial_cpu/README.md",
+    "02": "steps/02_naive_kernel/README.md",
+    "03": "steps/03_tiled_2x2/README.md",
+    "04": "steps/04_tiled_16x16/README.md",
+    "05": "steps/05_lds_float4/README.md",
+    "06": "steps/06_multi_gpu_stream/README.md",
+}
+# The variant a step's program runs by default, marked in the tables.
+DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16")}
+
+# Chart colours: mid-tones that read on light and dark backgrounds (Tableau 10).
+COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
+           "#9c755f", "#ff9da7"]
+GREY = "#767676"  # 4.5:1 on white, about 4:1 on the usual dark-theme backgrounds
+
+
+def variant_label(step, variant):
+    """What a kernel is, in words, for the tables."""
+    match = re.fullmatch(r"naive_b(\d+)", variant)
+    if match:
+        return f"x → column (coalesced), {match[1]} x {match[1]} blocks"
+    match = re.fullmatch(r"swapped_b(\d+)", variant)
+    if match:
+        return f"x → row (swapped), {match[1]} x {match[1]} blocks"
+    match = re.fullmatch(r"tiled(\d+)", variant)
+    if match:
+        return f"{match[1]} x {match[1]} tiles"
+    if variant == "serial":
+        return "serial triple loop, on the CPU"
+    return variant
+
+
+def slug(name):
+    """'NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def page_id(name):
+    """The Doxygen page name of a GPU's results page."""
+    return "results_" + slug(name).replace("-", "_")
+
+
+def thousands(value):
+    return f"{value:,.0f}"
+
+
+def format_gflops(value):
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def format_ms(value):
+    return f"{value:,.2f}" if value >= 1 else f"{value:.3g}"
+
+
+def format_percent(value):
+    if value < 0.095:
+        return f"{value:.2g}%"
+    return f"{value:.1f}%" if value < 99.95 else f"{value:.0f}%"
+
+
+def shape_label(shape):
+    m, n, k = shape
+    return f"{m} x {n} x {k}"
+
+
+def version_text(number, platform):
+    """CUDA encodes 13.0 as 13000; HIP 5.2.21921 as 50221921."""
+    if "CUDA" in platform:
+        return f"{number // 1000}.{number % 1000 // 10}"
+    if number >= 10000000:
+        return f"{number // 10000000}.{number // 100000 % 100}.{number % 100000}"
+    return str(number)
+
+
+class Results:
+    """One or more runs of gemm_benchmark on one GPU.
+
+    `documents` are parsed JSON files: each is one run, or a merge written by this script, whose
+    "merged_from" lists its runs and whose rows say which run they come from.
+    """
+
+    def __init__(self, documents, sources):
+        names = {document["gpu"] for document in documents}
+        if len(names) != 1:
+            raise SystemExit(f"make_results: the files come from different GPUs: {sorted(names)}")
+        self.header = documents[0]
+        self.gpu = self.header["gpu"]
+        self.platform = self.header.get("platform", "")
+        self.vendor_blas = self.header.get("vendor_blas", "none")
+        self.vendor_name = self.vendor_blas.split()[0] if self.vendor_blas != "none" else None
+        self.runs = []  # what each run was: commit, date, command, source file
+        self.rows = []
+        self.skipped = []
+        for document, source in zip(documents, sources):
+            offset = len(self.runs)
+            if "merged_from" in document:
+                self.runs += [dict(run) for run in document["merged_from"]]
+            else:
+                self.runs.append({"file": source, "commit": document["commit"],
+                                  "date": document["date"],
+                                  "command": document.get("command", "")})
+            for row in document["results"]:
+                self.rows.append(dict(row, run=offset + row.get("run", 0)))
+            for row in document.get("skipped", []):
+                self.skipped.append(dict(row, run=offset + row.get("run", 0)))
+
+    # -- lookups ---------------------------------------------------------------------------
+    @staticmethod
+    def shape_of(row):
+        return (row["m"], row["n"], row["k"])
+
+    def square_sizes(self):
+        return sorted({r["m"] for r in self.rows if r["m"] == r["n"] == r["k"]})
+
+    def other_shapes(self):
+        shapes = []
+        for r in self.rows:
+            shape = self.shape_of(r)
+            if not (r["m"] == r["n"] == r["k"]) and shape not in shapes:
+                shapes.append(shape)
+        return shapes
+
+    def kernels(self):
+        """(step, variant) of every kernel but the vendor BLAS, in tutorial order."""
+        seen = []
+        for r in self.rows:
+            key = (r["step"], r["variant"])
+            if r["step"] != "blas" and key not in seen:
+                seen.append(key)
+        return sorted(seen, key=lambda key: (key[0], seen.index(key)))
+
+    def find(self, step, variant, shape):
+        """The verified measurement, or None (not measured, skipped or failed)."""
+        for r in self.rows:
+            if (r["step"], r["variant"]) == (step, variant) and self.shape_of(r) == shape:
+                return r if r["verified"] else None
+        return None
+
+    def status(self, step, variant, shape):
+        """'FAILED', 'skipped' or None for a shape without a counted measurement."""
+        for r in self.rows:
+            if (r["step"], r["variant"]) == (step, variant) and self.shape_of(r) == shape:
+                return None if r["verified"] else "FAILED"
+        for s in self.skipped:
+            if (s["step"], s["variant"]) == (step, variant) and self.shape_of(s) == shape:
+                return "skipped"
+        return None
+
+    def vendor(self, shape, run):
+        """The vendor BLAS measurement of the same run and shape."""
+        for r in self.rows:
+            if r["step"] == "blas" and r["run"] == run and self.shape_of(r) == shape:
+                return r if r["verified"] else None
+        return None
+
+    def percent_of_vendor(self, row):
+        vendor = self.vendor(self.shape_of(row), row["run"])
+        return 100.0 * vendor["median_ms"] / row["median_ms"] if vendor else None
+
+    def reference_size(self):
+        """The largest square size at which every kernel was measured or deliberately skipped
+        (else the largest)."""
+        sizes = self.square_sizes()
+        for size in reversed(sizes):
+            if all(self.find(s, v, (size,) * 3) or self.status(s, v, (size,) * 3) == "skipped"
+                   for s, v in self.kernels()):
+                return size
+        return sizes[-1] if sizes else None
+
+    # -- the FP32 peak ---------------------------------------------------------------------
+    def peak(self):
+        """(GFLOPS, how it was worked out) or (None, why not)."""
+        first = self.header
+        known = next((entry for entry in FP32_PEAKS if entry[0] in self.gpu), None)
+        multiprocessors = first.get("multiprocessors", 0)
+        clock_mhz = first.get("clock_mhz", 0)
+        if multiprocessors and clock_mhz:
+            per_clock = known[1] if known else DEFAULT_OPERATIONS_PER_CLOCK
+            gflops = multiprocessors * per_clock * clock_mhz / 1000.0
+            how = (f"{multiprocessors} multiprocessors x {per_clock // 2} FP32 lanes x 2 x "
+                   f"{clock_mhz / 1000:.3g} GHz")
+            if known:
+                how += f" ({known[3]})"
+            else:
+                how += " (assumed 128 FP32 lanes per multiprocessor)"
+            return gflops, how
+        if known:
+            return known[2] * 1000.0, known[3]
+        return None, "not known for this GPU"
+
+    # -- provenance ------------------------------------------------------------------------
+    def driver_text(self):
+        first = self.header
+        runtime = version_text(first.get("runtime_version", 0), self.platform)
+        runtime_name = "CUDA runtime" if "CUDA" in self.platform else "HIP runtime"
+        if first.get("driver"):
+            driver = first["driver"]
+            if re.fullmatch(r"[0-9.]+", driver):
+                driver = ("NVIDIA driver " if "NVIDIA" in self.gpu else "driver ") + driver
+        else:
+            api = version_text(first.get("driver_version", 0), self.platform)
+            driver = f"driver supporting CUDA {api}" if "CUDA" in self.platform else f"driver {api}"
+        return f"{driver}, {runtime_name} {runtime}"
+
+
+def load(paths):
+    documents = []
+    for path in paths:
+        with open(path, encoding="utf-8") as file:
+            documents.append(json.load(file))
+    return Results(documents, [os.path.basename(p) for p in paths])
+
+
+# ---- the results page ------------------------------------------------------------------------
+def cell(results, step, variant, shape, with_percent=False):
+    row = results.find(step, variant, shape)
+    if row is None:
+        return results.status(step, variant, shape) or "-"
+    text = format_gflops(row["gflops"])
+    if with_percent:
+        percent = results.percent_of_vendor(row)
+        if percent is not None:
+            text += f" ({format_percent(percent)})"
+    return text
+
+
+def kernel_name(results, step, variant):
+    if step == "blas":
+        return results.vendor_name or "vendor BLAS"
+    name = f"`{variant}`"
+    if (step, variant) in DEFAULT_VARIANTS:
+        name += " (default)"
+    return name
+
+
+def square_table(results):
+    sizes = results.square_sizes()
+    reference = results.reference_size()
+    peak, _ = results.peak()
+    vendor = results.vendor_name or "vendor BLAS"
+    header = ["step", "kernel"] + [str(s) for s in sizes]
+    header += [f"% of {vendor} at {reference}", f"% of FP32 peak at {reference}"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * (len(header) - 2)]
+    keys = ([("blas", "vendor")] if results.vendor_name else []) + results.kernels()
+    for step, variant in keys:
+        cells = [step if step != "blas" else "-", kernel_name(results, step, variant)]
+        cells += [cell(results, step, variant, (s, s, s)) for s in sizes]
+        row = results.find(step, variant, (reference,) * 3)
+        percent = results.percent_of_vendor(row) if row else None
+        cells.append(format_percent(percent) if percent is not None else "-")
+        cells.append(format_percent(100.0 * row["gflops"] / peak) if row and peak else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def shapes_table(results):
+    shapes = results.other_shapes()
+    if not shapes:
+        return None
+    header = ["step", "kernel"] + [shape_label(s) for s in shapes]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * len(shapes)]
+    keys = ([("blas", "vendor")] if results.vendor_name else []) + results.kernels()
+    for step, variant in keys:
+        cells = [step if step != "blas" else "-", kernel_name(results, step, variant)]
+        cells += [cell(results, step, variant, s, with_percent=step != "blas") for s in shapes]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def timing_text(results):
+    timing = results.header.get("timing")
+    if timing:
+        return (f"each kernel is first run once into a C filled with NaNs and verified against the "
+                f"double-precision reference, and only a verified kernel is timed: "
+                f"{timing['warmup']} warm-up runs, then the median of up to "
+                f"{timing['iterations']} runs timed with events (the CPU step with the host "
+                f"clock), fewer (at least 3) for kernels slower than "
+                f"{timing['seconds_per_kernel']:g} s in all; a kernel whose last time predicts more "
+                f"than {timing['max_seconds_per_run']:g} s per run is skipped; inputs random in "
+                f"[-1, 1], seed {timing['seed']}")
+    return ("3 warm-up runs, then the median of the event-timed runs, every result verified "
+            "against the double-precision reference")
+
+
+def results_page(results, name):
+    peak, peak_how = results.peak()
+    vendor = results.vendor_name or "the vendor BLAS"
+    first = results.header
+    lines = [f"# Benchmark results: {results.gpu} {{#{page_id(results.gpu)}}}", "",
+             "<!-- Written by docs/results/make_results.py from the JSON file named below; "
+             "edit that script, not this page. -->", "",
+             f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
+             f"tutorial's benchmark (`tests/bench/benchmark.hip`), and was turned into this page "
+             f"and the chart by `docs/results/make_results.py`. The step pages quote their rows "
+             f"from the same file.", "",
+             "| how it was measured | |", "|---|---|"]
+    gpu = results.gpu
+    if first.get("multiprocessors"):
+        gpu += f", {first['multiprocessors']} multiprocessors"
+        if first.get("clock_mhz"):
+            gpu += f" at {first['clock_mhz']:g} MHz"
+    lines.append(f"| GPU | {gpu} |")
+    if peak:
+        lines.append(f"| FP32 peak | {peak / 1000:.1f} TFLOPS: {peak_how} |")
+    else:
+        lines.append(f"| FP32 peak | {peak_how} |")
+    lines.append(f"| driver and runtime | {results.driver_text()} |")
+    lines.append(f"| platform | {results.platform} |")
+    lines.append(f"| vendor BLAS | {results.vendor_blas} |")
+    if first.get("host_cpu"):
+        lines.append(f"| CPU (step 01) | {first['host_cpu']} |")
+    for index, run in enumerate(results.runs):
+        label = "run" if len(results.runs) == 1 else f"run {index + 1} ({run['file']})"
+        command = f", `{run['command']}`" if run.get("command") else ""
+        lines.append(f"| {label} | {run['date']}, commit `{run['commit']}`{command} |")
+    lines.append(f"| timing | {timing_text(results)} |")
+    lines += ["", f"![GFLOPS against size: each step's fastest kernel, {vendor} and the FP32 peak"
+                  f" on {results.gpu}]({name}.svg)", ""]
+    lines += ["## GFLOPS at square sizes (m = n = k)", "",
+              f"GFLOPS = 2·m·n·k / median time. The last two columns compare each kernel at "
+              f"{results.reference_size()} with {vendor} in the same run and with the FP32 "
+              f"peak. `-`: not measured; `skipped`: predicted to run too long; `FAILED`: "
+              f"the result was wrong, so it was not timed.", "", square_table(results), ""]
+    table = shapes_table(results)
+    if table:
+        lines += ["## Shapes that are neither square nor tile multiples", "",
+                  f"GFLOPS, and in brackets the share of {vendor} at the same shape.", "",
+                  table, ""]
+    steps = sorted({step for step, _ in results.kernels() if step in STEP_PAGES})
+    if steps:
+        links = ", ".join(f"[step {s}](../../{STEP_PAGES[s]})" for s in steps)
+        lines += ["## Where the steps discuss them", "", f"The performance sections of {links}.",
+                  ""]
+    return "\n".join(lines)
+
+
+# ---- the chart -------------------------------------------------------------------------------
+def headline_kernels(results):
+    """For each step, its fastest kernel at the largest size where the step's kernels all ran."""
+    chosen = []
+    steps = []
+    for step, _ in results.kernels():
+        if step not in steps:
+            steps.append(step)
+    for step in steps:
+        variants = [v for s, v in results.kernels() if s == step]
+        sizes = [s for s in results.square_sizes()
+                 if all(results.find(step, v, (s,) * 3) for v in variants)]
+        sizes = sizes or results.square_sizes()
+        best = None
+        for size in reversed(sizes):
+            measured = [(results.find(step, v, (size,) * 3), v) for v in variants]
+            measured = [(row["gflops"], v) for row, v in measured if row]
+            if measured:
+                best = max(measured)[1]
+                break
+        if best:
+            chosen.append((step, best))
+    return chosen
+
+
+def escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def chart(results):
+    sizes = results.square_sizes()
+    peak, _ = results.peak()
+    series = []
+    if results.vendor_name:
+        points = [(s, results.find("blas", "vendor", (s,) * 3)) for s in sizes]
+        series.append((results.vendor_name, [(s, r["gflops"]) for s, r in points if r], GREY, "6 4"))
+    for index, (step, variant) in enumerate(headline_kernels(results)):
+        points = [(s, results.find(step, variant, (s,) * 3)) for s in sizes]
+        label = f"step {step} {STEP_TITLES.get(step, '')}: {variant}"
+        series.append((label, [(s, r["gflops"]) for s, r in points if r],
+                       COLOURS[index % len(COLOURS)], None))
+    values = [g for _, points, _, _ in series for _, g in points] + ([peak] if peak else [])
+    low = 10 ** math.floor(math.log10(min(values) / 1.5))
+    high = max(values) * 1.6
+
+    width, height = 820, 470
+    left, right, top, bottom = 78, 560, 46, 400
+    lx = [math.log2(s) for s in sizes]
+    x_min, x_max = min(lx), max(lx)
+    if x_max == x_min:
+        x_min, x_max = x_min - 1, x_max + 1
+    x_pad = 0.04 * (x_max - x_min)
+
+    def x(size):
+        return left + (math.log2(size) - x_min + x_pad) / (x_max - x_min + 2 * x_pad) * (right - left)
+
+    def y(gflops):
+        return bottom - (math.log10(gflops) - math.log10(low)) / (
+            math.log10(high) - math.log10(low)) * (bottom - top)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif" font-size="13">',
+           f"<title>GFLOPS against matrix size on {escape(results.gpu)}</title>",
+           f'<text x="{left}" y="24" fill="{GREY}" font-size="15" font-weight="bold">'
+           f"Square SGEMM, m = n = k, on {escape(results.gpu)}</text>"]
+    # Grid and axes.
+    decade = low
+    while decade <= high:
+        yy = y(decade)
+        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
+                   f'stroke-opacity="0.35" stroke-width="1"/>')
+        out.append(f'<text x="{left - 8}" y="{yy + 4:.1f}" fill="{GREY}" text-anchor="end">'
+                   f"{thousands(decade) if decade >= 1 else f'{decade:g}'}</text>")
+        decade *= 10
+    for size in sizes:
+        xx = x(size)
+        out.append(f'<line x1="{xx:.1f}" y1="{top}" x2="{xx:.1f}" y2="{bottom}" stroke="{GREY}" '
+                   f'stroke-opacity="0.2" stroke-width="1"/>')
+        out.append(f'<text x="{xx:.1f}" y="{bottom + 18}" fill="{GREY}" text-anchor="middle">'
+                   f"{size}</text>")
+    out.append(f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+               f'fill="none" stroke="{GREY}" stroke-width="1"/>')
+    out.append(f'<text x="{(left + right) / 2:.0f}" y="{bottom + 40}" fill="{GREY}" '
+               f'text-anchor="middle">matrix size m = n = k (log scale)</text>')
+    out.append(f'<text x="20" y="{(top + bottom) / 2:.0f}" fill="{GREY}" text-anchor="middle" '
+               f'transform="rotate(-90 20 {(top + bottom) / 2:.0f})">GFLOPS (log scale)</text>')
+    # The FP32 peak.
+    if peak:
+        yy = y(peak)
+        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
+                   f'stroke-width="2" stroke-dasharray="2 4"/>')
+    # One line per step, then the legend.
+    for label, points, colour, dash in series:
+        if not points:
+            continue
+        path = " ".join(f"{x(s):.1f},{y(g):.1f}" for s, g in points)
+        dash_attribute = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"'
+                   f"{dash_attribute}/>")
+        for s, g in points:
+            out.append(f'<circle cx="{x(s):.1f}" cy="{y(g):.1f}" r="3.5" fill="{colour}"/>')
+    legend_y = top + 8
+    for label, points, colour, dash in series:
+        dash_attribute = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<line x1="{right + 20}" y1="{legend_y}" x2="{right + 48}" y2="{legend_y}" '
+                   f'stroke="{colour}" stroke-width="2.5"{dash_attribute}/>')
+        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">{escape(label)}</text>')
+        legend_y += 22
+    if peak:
+        out.append(f'<line x1="{right + 20}" y1="{legend_y}" x2="{right + 48}" y2="{legend_y}" '
+                   f'stroke="{GREY}" stroke-width="2" stroke-dasharray="2 4"/>')
+        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">FP32 peak, '
+                   f"{peak / 1000:.1f} TFLOPS</text>")
+        legend_y += 22
+    notes = ["each step: its fastest kernel", "at the largest size measured", "",
+             f"commit {results.runs[-1]['commit']}" if len(results.runs) == 1
+             else "commits " + ", ".join(run["commit"] for run in results.runs)]
+    for note in notes:
+        legend_y += 18
+        out.append(f'<text x="{right + 20}" y="{legend_y}" fill="{GREY}" font-size="12">'
+                   f"{escape(note)}</text>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def dump_document(document):
+    """JSON in the benchmark's layout: one key per line, one result per line."""
+    lines = []
+    for key, value in document.items():
+        if isinstance(value, list):
+            items = [f"    {json.dumps(item)}" for item in value]
+            lines.append(f'  {json.dumps(key)}: [\n' + ",\n".join(items) + "\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+# ---- the command line ------------------------------------------------------------------------
+def outputs(paths):
+    """{file name: content} of everything the JSON files give."""
+    results = load(paths)
+    name = slug(results.gpu)
+    files = {f"{name}.md": results_page(results, name), f"{name}.svg": chart(results)}
+    if len(paths) == 1:
+        with open(paths[0], encoding="utf-8") as file:
+            files[f"{name}.json"] = file.read()
+    else:
+        merged = {key: value for key, value in results.header.items()
+                  if key not in ("results", "skipped", "merged_from")}
+        merged["commit"] = " + ".join(run["commit"] for run in results.runs)
+        merged["date"] = " + ".join(sorted({run["date"] for run in results.runs}))
+        merged["command"] = ""
+        merged["merged_from"] = results.runs
+        merged["results"] = results.rows
+        merged["skipped"] = results.skipped
+        files[f"{name}.json"] = dump_document(merged)
+    return files
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("json", nargs="+", help="gemm_benchmark --json output (several: merged)")
+    parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)),
+                        help="where to write (default: this script's folder, docs/results)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; fail when a file in --out differs")
+    arguments = parser.parse_args()
+    files = outputs(arguments.json)
+    stale = []
+    for file_name, content in files.items():
+        path = os.path.join(arguments.out, file_name)
+        if file_name.endswith(".json") and len(arguments.json) == 1 and \
+                os.path.abspath(arguments.json[0]) == os.path.abspath(path):
+            continue
+        current = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as file:
+                current = file.read()
+        if current == content:
+            print(f"up to date: {path}")
+        elif arguments.check:
+            stale.append(path)
+            print(f"DIFFERS: {path} is not what make_results.py writes from "
+                  f"{', '.join(arguments.json)}:")
+            sys.stdout.writelines(difflib.unified_diff(
+                (current or "").splitlines(True), content.splitlines(True),
+                f"{file_name} (committed)", f"{file_name} (from the JSON)"))
+        else:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(content)
+            print(f"wrote {path}")
+    if stale:
+        print("run 'cmake --build <build> --target results' (or make_results.py without --check)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

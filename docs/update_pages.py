@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Writes, or checks, the generated blocks of the tutorial's pages, so that no page drifts.
+
+A page marks a block it does not write by hand with two HTML comments, which GitHub and Doxygen
+both hide:
+
+    <!-- generated: help step02_naive_kernel -->
+    ...
+    <!-- end generated -->
+
+and this script rewrites what lies between them. The kinds of block:
+
+    help PROGRAM               the program's real `--help` output
+    example PROGRAM            the program's real `--example-only` output (its worked example)
+    diff 'OLD' 'NEW'           `diff -u -b`-style difference between \\snippet regions of the
+                               sources, each side written FILE#TAG, several joined with '+'
+                               (quoted, because tags may contain spaces)
+    performance STEP RESULTS   the step's rows of docs/results/RESULTS.json
+    results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
+
+    python3 docs/update_pages.py --program step01_serial_cpu=build/.../step01_serial_cpu ...
+    python3 docs/update_pages.py --check [--kind help] [--program NAME=PATH ...]
+
+With --check nothing is written; a block that differs from what its source gives is reported with
+its page, line and kind, and the exit code is 1. A block of a program that is not given is left
+alone; an example of a GPU program on a machine without a GPU is reported as SKIPPED (and left
+alone when writing), because the program cannot run there. The CMake targets 'update-pages' and
+the CTest tests with the label 'docs' (docs/CMakeLists.txt) call this script.
+"""
+
+import argparse
+import difflib
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "docs", "results"))
+import make_results  # noqa: E402  (the same figures as the results page)
+
+BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
+                   r"(?P<close><!-- end generated -->)", re.S)
+NO_GPU = "no HIP device was found"
+KINDS = ("help", "example", "diff", "performance", "results-chart")
+
+
+class Skip(Exception):
+    """The block cannot be produced on this machine; the message says why."""
+
+
+def pages():
+    found = [os.path.join(ROOT, "README.md")]
+    found += sorted(glob.glob(os.path.join(ROOT, "steps", "*", "README.md")))
+    found += sorted(glob.glob(os.path.join(ROOT, "docs", "pages", "*.md")))
+    return found
+
+
+def fenced(text, language=""):
+    text = "\n".join(line.rstrip() for line in text.rstrip("\n").split("\n"))
+    return f"```{language}\n{text}\n```\n"
+
+
+# ---- help and example: the programs' own output ----------------------------------------------
+def run_program(path, argument):
+    completed = subprocess.run([path, argument], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=120, env=dict(os.environ, LC_ALL="C"))
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def help_block(programs, name):
+    code, out, err = run_program(programs[name], "--help")
+    if code != 0:
+        raise RuntimeError(f"{name} --help exited with {code}: {err.strip()}")
+    return fenced(out)
+
+
+def example_block(programs, name):
+    code, out, err = run_program(programs[name], "--example-only")
+    if code == 3 and NO_GPU in err:
+        raise Skip(f"{name} needs a GPU: {err.strip()}")
+    if code != 0:
+        raise RuntimeError(f"{name} --example-only exited with {code}: {err.strip()}")
+    return fenced(out)
+
+
+# ---- diff: between snippet regions of the sources --------------------------------------------
+def snippet(reference):
+    """The lines between the two '[tag]' markers of FILE#TAG, as Doxygen's \\snippet takes them,
+    without comment lines and dedented."""
+    path, tag = reference.split("#", 1)
+    with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+        lines = file.read().split("\n")
+    markers = [i for i, line in enumerate(lines) if f"[{tag}]" in line]
+    if len(markers) < 2:
+        raise RuntimeError(f"{path} has no snippet region [{tag}]")
+    body = [line for line in lines[markers[0] + 1:markers[1]]
+            if not line.strip().startswith("//")]
+    indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
+    return [line[indent:].rstrip() for line in body]
+
+
+def side(spec):
+    lines = []
+    for reference in spec.split("+"):
+        if lines:
+            lines.append("")
+        lines += snippet(reference)
+    return lines
+
+
+def diff_block(old_spec, new_spec):
+    old, new = side(old_spec), side(new_spec)
+    # Compared with the indentation and the spacing ignored (like diff -b), shown as the new
+    # side is written.
+    key = [" ".join(line.split()) for line in old], [" ".join(line.split()) for line in new]
+    matcher = difflib.SequenceMatcher(None, key[0], key[1], autojunk=False)
+    def label(spec):
+        # "file [tag] + [tag]" when the regions share a file.
+        parts, previous = [], None
+        for reference in spec.split("+"):
+            path, tag = reference.split("#", 1)
+            parts.append(f"[{tag}]" if path == previous else f"{path} [{tag}]")
+            previous = path
+        return " + ".join(parts)
+
+    out = [f"--- {label(old_spec)}", f"+++ {label(new_spec)}"]
+    for operation, i1, i2, j1, j2 in matcher.get_opcodes():
+        if operation == "equal":
+            out += [" " + line for line in new[j1:j2]]
+        else:
+            out += ["-" + line for line in old[i1:i2]]
+            out += ["+" + line for line in new[j1:j2]]
+    return fenced("\n".join(out), "diff")
+
+
+# ---- performance and the chart: the committed results ----------------------------------------
+def load_results(name):
+    path = os.path.join(ROOT, "docs", "results", f"{name}.json")
+    if not os.path.exists(path):
+        raise RuntimeError(f"docs/results/{name}.json does not exist")
+    return make_results.load([path])
+
+
+def stamp_paragraph(results, name, page_depth):
+    up = "../" * page_depth
+    runs = [f"commit `{run['commit']}` on {run['date']}" for run in results.runs]
+    when = (f"at {runs[0]}" if len(runs) == 1 else
+            f"in {len(runs)} runs merged into one file ({', '.join(runs)}), each kernel compared "
+            f"with the vendor BLAS of its own run")
+    return (f"Measured on an {results.gpu} ({results.driver_text()}) with {results.vendor_blas} "
+            f"on the same inputs, by the tutorial's benchmark {when}. Every kernel was verified "
+            f"against the double-precision reference before it was timed, and the median of its "
+            f"timed runs counts. All figures: [benchmark results on the {results.gpu}]"
+            f"({up}docs/results/{name}.md), from `docs/results/{name}.json`.")
+
+
+def kernel_label(step, variant, own_step):
+    label = make_results.variant_label(step, variant)
+    if (step, variant) in make_results.DEFAULT_VARIANTS:
+        label += " (the default)"
+    if step != own_step:
+        label = f"step {step}, {label}"
+    return label
+
+
+def performance_block(step, name, compare):
+    results = load_results(name)
+    own = [(s, v) for s, v in results.kernels() if s == step]
+    if not own:
+        return (f"Step {step} is not in `docs/results/{name}.json` yet: run the benchmark "
+                f"(see [the benchmark page](../../docs/pages/benchmark.md)).\n")
+    others = [tuple(item.split(":", 1)) for item in compare]
+    kernels = others + own
+    sizes = results.square_sizes()
+    vendor = results.vendor_name or "the vendor BLAS"
+    peak, _ = results.peak()
+    parts = [stamp_paragraph(results, name, 2), ""]
+
+    # GFLOPS at every square size: the step's rows of the results table.
+    header = ["kernel"] + [str(size) for size in sizes]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(sizes)]
+    if results.vendor_name:
+        lines.append("| " + " | ".join([vendor] + [make_results.cell(results, "blas", "vendor",
+                                                                     (s, s, s)) for s in sizes])
+                     + " |")
+    for s, v in kernels:
+        cells = [make_results.cell(results, s, v, (size,) * 3) for size in sizes]
+        lines.append("| " + " | ".join([kernel_label(s, v, step)] + cells) + " |")
+    parts += ["GFLOPS at m = n = k:", "", "\n".join(lines), ""]
+
+    # The reference size: time, GFLOPS and the two shares.
+    candidates = [size for size in sizes if all(results.find(s, v, (size,) * 3)
+                                                for s, v in kernels)]
+    if candidates:
+        size = candidates[-1]
+        shape = (size,) * 3
+        vendor_row = results.find("blas", "vendor", shape)
+        intro = f"At {size} x {size} x {size}"
+        if vendor_row:
+            intro += (f", {vendor} took {make_results.format_ms(vendor_row['median_ms'])} ms "
+                      f"({make_results.thousands(vendor_row['gflops'])} GFLOPS)")
+        parts += [intro + ":", ""]
+        header = ["kernel", "time", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
+        lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4]
+        for s, v in kernels:
+            row = results.find(s, v, shape)
+            percent = results.percent_of_vendor(row)
+            cells = [kernel_label(s, v, step), f"{make_results.format_ms(row['median_ms'])} ms",
+                     make_results.format_gflops(row["gflops"]),
+                     make_results.format_percent(percent) if percent is not None else "-",
+                     make_results.format_percent(100 * row["gflops"] / peak) if peak else "-"]
+            lines.append("| " + " | ".join(cells) + " |")
+        parts += ["\n".join(lines), ""]
+
+    # Shapes that are neither square nor tile multiples.
+    shapes = results.other_shapes()
+    if shapes:
+        header = ["kernel"] + [make_results.shape_label(s) for s in shapes]
+        lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(shapes)]
+        for s, v in own:
+            cells = [make_results.cell(results, s, v, shape, with_percent=True)
+                     for shape in shapes]
+            lines.append("| " + " | ".join([kernel_label(s, v, step)] + cells) + " |")
+        parts += [f"Shapes m x n x k that are neither square nor tile multiples, GFLOPS (share "
+                  f"of {vendor}):", "", "\n".join(lines), ""]
+    return "\n".join(parts)
+
+
+def results_chart_block(name):
+    results = load_results(name)
+    vendor = results.vendor_name or "the vendor BLAS"
+    size = results.reference_size()
+    peak, _ = results.peak()
+    lines = [f"![GFLOPS against size on the {results.gpu}: each step's fastest kernel, {vendor} "
+             f"and the FP32 peak](docs/results/{name}.svg)", "",
+             stamp_paragraph(results, name, 0), "",
+             f"Each step's fastest kernel at {size} x {size} x {size}:", "",
+             f"| step | kernel | GFLOPS | share of {vendor} | share of FP32 peak |",
+             "|---|---|---:|---:|---:|"]
+    headline = make_results.headline_kernels(results)
+    if results.vendor_name:
+        headline.append(("blas", "vendor"))
+    for step, variant in headline:
+        # A step skipped at the reference size (the CPU loop) shows its largest size measured.
+        measured = [s for s in results.square_sizes() if results.find(step, variant, (s,) * 3)]
+        if not measured:
+            continue
+        at = size if size in measured else measured[-1]
+        row = results.find(step, variant, (at,) * 3)
+        percent = results.percent_of_vendor(row)
+        title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
+        label = make_results.variant_label(step, variant) if step != "blas" else vendor
+        if at != size:
+            label += f" (at {at} x {at} x {at})"
+        lines.append(f"| {title} | {label} | "
+                     f"{make_results.format_gflops(row['gflops'])} | "
+                     f"{make_results.format_percent(percent) if percent is not None else '-'} | "
+                     f"{make_results.format_percent(100 * row['gflops'] / peak) if peak else '-'}"
+                     f" |")
+    return "\n".join(lines) + "\n"
+
+
+# ---- blocks ----------------------------------------------------------------------------------
+def produce(spec, programs):
+    """The body of a block, or None when the block's program was not given."""
+    words = shlex.split(spec)
+    kind, arguments = words[0], words[1:]
+    if kind in ("help", "example"):
+        if arguments[0] not in programs:
+            return None
+        return (help_block if kind == "help" else example_block)(programs, arguments[0])
+    if kind == "diff":
+        return diff_block(arguments[0], arguments[1])
+    if kind == "performance":
+        compare = [a.split("=", 1)[1] for a in arguments[2:] if a.startswith("compare=")]
+        return performance_block(arguments[0], arguments[1], compare)
+    if kind == "results-chart":
+        return results_chart_block(arguments[0])
+    raise RuntimeError(f"unknown kind of generated block '{kind}'")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="write nothing, report differences")
+    parser.add_argument("--kind", action="append", choices=KINDS,
+                        help="only blocks of this kind (repeatable; default: all)")
+    parser.add_argument("--program", action="append", default=[], metavar="NAME=PATH",
+                        help="where a program named by help and example blocks was built")
+    parser.add_argument("--require", action="store_true",
+                        help="fail when no block of the selected kinds was found")
+    arguments = parser.parse_args()
+    programs = dict(item.split("=", 1) for item in arguments.program)
+    kinds = arguments.kind or KINDS
+
+    checked = differs = skipped = errors = 0
+    for page in pages():
+        with open(page, encoding="utf-8") as file:
+            text = file.read()
+        relative = os.path.relpath(page, ROOT)
+        pieces, position = [], 0
+        for match in BLOCK.finditer(text):
+            spec = match["spec"].strip()
+            line = text.count("\n", 0, match.start()) + 1
+            body = match["body"]
+            if spec.split()[0] in kinds:
+                where = f"{relative}:{line}: block '{spec}'"
+                try:
+                    produced = produce(spec, programs)
+                except Skip as reason:
+                    produced = None
+                    skipped += 1
+                    print(f"SKIPPED: {where}: {reason}")
+                except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+                    produced = None
+                    errors += 1
+                    print(f"ERROR: {where}: {error}")
+                if produced is not None:
+                    checked += 1
+                    if produced == body:
+                        print(f"ok: {where}")
+                    elif arguments.check:
+                        differs += 1
+                        print(f"DIFFERS: {where} is not what its source gives now:")
+                        sys.stdout.writelines(difflib.unified_diff(
+                            body.splitlines(True), produced.splitlines(True),
+                            f"{relative} (the page)", f"{relative} (generated)"))
+                    else:
+                        print(f"updated: {where}")
+                        body = produced
+            pieces += [text[position:match.start()], match["open"], body, match["close"]]
+            position = match.end()
+        pieces.append(text[position:])
+        updated = "".join(pieces)
+        if updated != text and not arguments.check:
+            with open(page, "w", encoding="utf-8") as file:
+                file.write(updated)
+
+    print(f"{checked} blocks checked, {differs} differ, {skipped} skipped, {errors} failed")
+    if errors:
+        return 1
+    if differs:
+        print("The pages must show what the programs, sources and results give: run "
+              "'cmake --build <build> --target update-pages' and commit the pages.")
+        return 1
+    if arguments.require and checked + skipped == 0:
+        print(f"no generated block of kind {', '.join(kinds)} for the programs given was found")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

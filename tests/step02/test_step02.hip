@@ -10,12 +10,10 @@
 
 #include "common/command_line.hpp"
 #include "common/device.hpp"
-#include "common/device_buffer.hpp"
-#include "common/hip_check.hpp"
-#include "common/hip_handles.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "naive_gemm.hpp"
+#include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 
 using tutorial::Matrix;
@@ -34,40 +32,22 @@ void PrintTo(Mapping mapping, std::ostream* out) {
     *out << mapping_name(mapping);
 }
 
-// Runs one multiply on the device, on a stream of its own, with C filled beforehand from
-// `c_before`, so a kernel that skips elements or adds into C instead of overwriting it is caught.
+// Runs one multiply over `c_before` (see tutorial_test::multiply_over) with either mapping.
 template <typename T>
 Matrix<T> multiply(Mapping mapping, const Matrix<T>& a, const Matrix<T>& b,
                    const Matrix<T>& c_before, int block_edge) {
-    const int m = a.rows(), k = a.cols(), n = b.cols();
-    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c_before.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    device_c.upload(c_before);
-    // A copy from pageable memory may return before it has landed, and a non-blocking stream does
-    // not wait for the default stream: wait here so the kernel sees the uploaded matrices.
-    HIP_CHECK(hipDeviceSynchronize());
-    const tutorial::Stream stream;
-    if (mapping == Mapping::kCoalesced) {
-        step02::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, stream.get(),
-                     block_edge);
-    } else {
-        step02::gemm_swapped_mapping(device_a.get(), device_b.get(), device_c.get(), m, n, k,
-                                     stream.get(), block_edge);
-    }
-    stream.synchronize();
-    Matrix<T> c(m, n);
-    device_c.download(c);
-    return c;
+    return tutorial_test::multiply_over<T>(
+        a, b, c_before,
+        [&](const T* da, const T* db, T* dc, int m, int n, int k, hipStream_t stream) {
+            if (mapping == Mapping::kCoalesced) {
+                step02::gemm(da, db, dc, m, n, k, stream, block_edge);
+            } else {
+                step02::gemm_swapped_mapping(da, db, dc, m, n, k, stream, block_edge);
+            }
+        });
 }
 
-// C's previous contents: random values, never what the product will be.
-template <typename T>
-Matrix<T> garbage(int rows, int cols, std::uint64_t seed) {
-    Matrix<T> c(rows, cols);
-    tutorial::fill_random(c, seed, T(-1000000), T(1000000));
-    return c;
-}
+using tutorial_test::garbage;
 
 struct Shape {
     int m, n, k;

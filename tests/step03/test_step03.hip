@@ -11,6 +11,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tiled_gemm.hpp"
 
@@ -18,22 +19,12 @@ using tutorial::Matrix;
 
 namespace {
 
-// Runs step03::gemm with C filled with random garbage first, so a kernel that accumulates into C
-// or skips an element cannot pass.
+// Runs step03::gemm over a C full of garbage (see tutorial_test::multiply_over).
 template <typename T>
 Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b,
                                 std::uint64_t garbage_seed) {
-    const int m = a.rows(), k = a.cols(), n = b.cols();
-    Matrix<T> c(m, n);
-    tutorial::fill_random(c, garbage_seed, T(-1000), T(1000));
-    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    device_c.upload(c);
-    step03::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
-    HIP_CHECK(hipDeviceSynchronize());
-    device_c.download(c);
-    return c;
+    return tutorial_test::multiply_over<T>(
+        a, b, tutorial_test::garbage<T>(a.rows(), b.cols(), garbage_seed), step03::gemm<T>);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tiled_gemm.hpp"
 
@@ -20,22 +21,15 @@ using tutorial::Matrix;
 
 namespace {
 
-// Copies A, B and a C full of garbage to the device, runs step04::gemm with `tile` and brings C
-// back. The garbage makes a kernel that skips an element, or adds to C, fail verification.
+// Runs step04::gemm with `tile` over a C full of garbage (see tutorial_test::multiply_over).
 template <typename T>
 Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b, int tile,
                                 std::uint64_t garbage_seed) {
-    const int m = a.rows(), k = a.cols(), n = b.cols();
-    Matrix<T> c(m, n);
-    tutorial::fill_random(c, garbage_seed, T(-1000), T(1000));
-    tutorial::DeviceBuffer<T> device_a(a.size()), device_b(b.size()), device_c(c.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    device_c.upload(c);
-    step04::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr, tile);
-    HIP_CHECK(hipDeviceSynchronize());
-    device_c.download(c);
-    return c;
+    return tutorial_test::multiply_over<T>(
+        a, b, tutorial_test::garbage<T>(a.rows(), b.cols(), garbage_seed),
+        [tile](const T* da, const T* db, T* dc, int m, int n, int k, hipStream_t stream) {
+            step04::gemm(da, db, dc, m, n, k, stream, tile);
+        });
 }
 
 const int kTiles[] = {8, 16, 32};

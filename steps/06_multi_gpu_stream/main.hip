@@ -133,7 +133,8 @@ void print_statistics(const step06::GemmStatistics& statistics, bool with_times)
     for (const step06::EntryStatistics& entry : statistics.entries) {
         std::cout << "  entry " << entry.entry << " on device " << entry.device << ": "
                   << entry.chunks << (entry.chunks == 1 ? " chunk" : " chunks") << " ("
-                  << entry.rows << " rows, " << entry.tiles << " tiles, "
+                  << entry.rows << " rows, " << entry.tiles << " tiles, " << entry.panel_copies
+                  << " panels copied, "
                   << percent(static_cast<double>(entry.rows), statistics.plan.m) << " of C), "
                   << tutorial::format_bytes(entry.bytes_to_device) << " in, "
                   << tutorial::format_bytes(entry.bytes_to_host) << " out\n";

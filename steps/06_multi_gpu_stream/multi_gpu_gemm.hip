@@ -34,10 +34,6 @@ using tutorial::DeviceBuffer;
 using tutorial::Event;
 using tutorial::Stream;
 
-// Two compute streams per worker: a tile's kernel can start while the previous tile's kernel
-// finishes its last, partly filled wave of blocks.
-constexpr int kComputeLanes = 2;
-
 std::size_t elements(int rows, int cols) {
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
@@ -45,23 +41,19 @@ std::size_t elements(int rows, int cols) {
 // ---- the inner kernel --------------------------------------------------------------------------
 
 // Multiplies one chunk of A (rows x k) by one panel of B (k x cols) into a tile of C (rows x cols),
-// all three contiguous in device memory, on a given compute lane's stream.
+// all three contiguous in device memory, on the worker's compute stream.
 class InnerMultiply {
   public:
     explicit InnerMultiply(InnerKernel kind) : kind_(kind) {
         if (kind_ != InnerKernel::vendor)
             return;
-        // One handle per lane: a BLAS handle's workspace must not be shared by kernels that run at
-        // the same time on two streams.
-        for (int lane = 0; lane < kComputeLanes; ++lane) {
-            std::string why_not;
-            vendor_[lane] = tutorial::make_vendor_blas(why_not);
-            if (!vendor_[lane])
-                throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
-        }
+        std::string why_not;
+        vendor_ = tutorial::make_vendor_blas(why_not);
+        if (!vendor_)
+            throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
     }
 
-    void operator()(int lane, const float* a, const float* b, float* c, int rows, int cols, int k,
+    void operator()(const float* a, const float* b, float* c, int rows, int cols, int k,
                     hipStream_t stream) const {
         switch (kind_) {
             case InnerKernel::step05:
@@ -71,14 +63,14 @@ class InnerMultiply {
                 step04::gemm<float>(a, b, c, rows, cols, k, stream, 32);
                 return;
             case InnerKernel::vendor:
-                vendor_[lane]->sgemm(a, b, c, rows, cols, k, stream);
+                vendor_->sgemm(a, b, c, rows, cols, k, stream);
                 return;
         }
     }
 
   private:
     InnerKernel kind_;
-    std::unique_ptr<tutorial::VendorBlas> vendor_[kComputeLanes];
+    std::unique_ptr<tutorial::VendorBlas> vendor_;
 };
 
 // ---- page-locking the host matrices ------------------------------------------------------------
@@ -147,10 +139,17 @@ struct Job {
     std::atomic<bool> stop{false};           // set when a worker fails: the others stop taking
 };
 
+constexpr std::size_t kNone = SIZE_MAX;
+
+// Two compute streams per worker: tiles take turns, so the next tile's kernel fills the
+// multiprocessors that the current one leaves idle while its last blocks finish.
+constexpr std::size_t kLanes = 2;
+
 // The events of one tile (one chunk times one panel). They order the streams and, afterwards,
 // give the timeline.
 struct TileEvents {
-    bool copied_in = false;  // false when the panel was already resident
+    int panel = 0;           // index into Plan::panels
+    bool copied_in = false;  // false when the panel was still in a buffer
     Event copy_in_start, copy_in_done;
     Event kernel_start, kernel_done;
     Event copy_out_start, copy_out_done;
@@ -158,15 +157,36 @@ struct TileEvents {
 
 // The events of one chunk's copy of A, and which tiles (worker-local indices) belong to it.
 struct ChunkEvents {
+    std::size_t index = 0;  // into Plan::chunks
     Event copy_start, copy_done;
     std::size_t first_tile = 0;
     std::size_t last_tile = 0;
 };
 
+// A buffer for panels of B: which panel it holds, the tile whose copy brought it and, per compute
+// stream, the last tile whose kernel read it (worker-local tile indices, kNone for none).
+struct PanelSlot {
+    int panel = -1;
+    std::size_t filled_by = kNone;
+    std::size_t last_read_by[kLanes] = {kNone, kNone};
+
+    // The last tile that read it on any stream, or kNone; kNone + 1 wraps to 0, so a buffer never
+    // read counts as used longest ago.
+    std::size_t last_use() const {
+        std::size_t last = 0;
+        for (const std::size_t t : last_read_by)
+            last = std::max(last, t + 1);
+        return last;
+    }
+};
+
 // [worker]
-// Runs on its own host thread, with its device current. Streams: copy_a_ brings chunks of A,
-// copy_b_ panels of B, compute_[lane] runs the kernels of even and odd tiles, copy_c_ takes tiles
-// of C home. Buffers: two of each kind (slot = index mod 2), one where a second is never needed.
+// Runs on its own host thread, with its device current. Streams: copy_in_ brings chunks of A and
+// panels of B, compute_[0] and compute_[1] run the kernels of even and odd tiles, copy_out_ takes
+// tiles of C home. A and B share one stream on purpose: a copy engine works through the copies queued in
+// one direction in the order they were queued, whatever their streams, so a copy of A queued on a
+// stream of its own behind panel copies that wait for kernels would wait as long as they do.
+// Buffers: two of each kind (see the plan's BufferSet), one where a second is never needed.
 class Worker {
   public:
     Worker(Job& job, int entry) : job_(job), entry_(entry) {
@@ -177,18 +197,19 @@ class Worker {
         for (int i = 0; i < set.b_buffers; ++i)
             b_.emplace_back(elements(plan.k, plan.panel_cols));
         for (int i = 0; i < set.c_buffers; ++i) {
-            // The test hook asks for 2^62 bytes, which no device has: the real allocation path
+            // The test hook asks for 2^60 bytes, which no device has: the real allocation path
             // fails with its real message.
             const bool fail = entry_ == job_.options.fail_allocation_on_entry;
             c_.emplace_back(fail ? (std::size_t{1} << 60)
                                  : elements(plan.chunk_rows, plan.panel_cols));
         }
+        slots_.resize(b_.size());
     }
 
     // Waits for the streams before the buffers go: nothing may still copy into freed memory, also
     // when an exception unwinds the worker. Errors are ignored here; the first one was thrown.
     ~Worker() {
-        for (const Stream* stream : {&copy_a_, &copy_b_, &compute_[0], &compute_[1], &copy_c_})
+        for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
             (void)hipStreamSynchronize(stream->get());
     }
 
@@ -202,9 +223,10 @@ class Worker {
     EntryStatistics statistics() const;
 
   private:
-    // Makes `stream` wait until every kernel of `chunk` is done (a null stream: the host waits).
-    // The chunk's last two tiles ran on the two lanes, and each lane runs its kernels in order.
-    void wait_for_kernels(const ChunkEvents& chunk, hipStream_t stream) const {
+    // Makes `stream` wait until every kernel of chunk `local` is done (a null stream: the host
+    // waits). Its last tiles ran on the two compute streams, each of which runs in order.
+    void wait_for_kernels(std::size_t local, hipStream_t stream) const {
+        const ChunkEvents& chunk = chunks_[local];
         const std::size_t first =
             chunk.last_tile > chunk.first_tile ? chunk.last_tile - 1 : chunk.first_tile;
         for (std::size_t t = first; t <= chunk.last_tile; ++t) {
@@ -216,121 +238,152 @@ class Worker {
         }
     }
 
-    void enqueue_chunk(const Chunk& chunk);
+    bool take_chunk();
+    std::vector<int> panel_order(std::size_t local) const;
+    void enqueue_tile(std::size_t local, int panel_index);
 
     Job& job_;
     int entry_;
     std::vector<DeviceBuffer<float>> a_, b_, c_;
-    Stream copy_a_, copy_b_, copy_c_;
-    Stream compute_[kComputeLanes];
+    std::vector<PanelSlot> slots_;  // one per buffer in b_
+    Stream copy_in_, copy_out_;
+    Stream compute_[kLanes];
     InnerMultiply inner_{job_.options.inner};
     Event begin_;                     // the worker's time zero
     std::deque<ChunkEvents> chunks_;  // a deque: events stay where they are as it grows
     std::deque<TileEvents> tiles_;
-    std::size_t b_loaded_by_[2] = {SIZE_MAX, SIZE_MAX};  // the tile whose copy filled each B slot
     EntryStatistics statistics_;
 };
 // [worker]
 
 // [take chunks]
-// Takes chunks from the shared queue until it is empty or another worker failed. At most two
-// chunks are in flight: before taking a third, the worker waits on the host until the kernels
-// of the one two back are done, which frees that chunk's A buffer. Taking more would look
-// ahead in the queue and spoil the load balance.
+// Chunk j's kernels run while chunk j + 1's rows of A arrive, so the worker takes chunk j + 1 from
+// the queue when chunk j starts computing: early enough to copy it in time, late enough that it
+// stays in the queue for whichever worker is free first until then. The first tiles of chunk j
+// are queued before the host thread waits for chunk j - 1's kernels, so the GPU has work while
+// the host thread wakes up.
 void Worker::run() {
-    begin_.record(copy_a_.get());
-    HIP_CHECK(hipStreamWaitEvent(copy_b_.get(), begin_.get(), 0));
-    while (!job_.stop.load()) {
-        if (chunks_.size() >= 2)
-            wait_for_kernels(chunks_[chunks_.size() - 2], /*stream=*/nullptr);
-        if (job_.stop.load())
-            break;
-        const std::size_t index = job_.next_chunk.fetch_add(1);
-        if (index >= job_.plan.chunks.size())
-            break;
-        enqueue_chunk(job_.plan.chunks[index]);
+    begin_.record(copy_in_.get());
+    take_chunk();
+    for (std::size_t j = 0; j < chunks_.size(); ++j) {
+        const std::vector<int> order = panel_order(j);
+        const std::size_t lead = std::min(b_.size(), order.size());
+        chunks_[j].first_tile = tiles_.size();
+        for (std::size_t i = 0; i < lead; ++i)
+            enqueue_tile(j, order[i]);
+        if (j >= 1)
+            wait_for_kernels(j - 1, /*stream=*/nullptr);
+        take_chunk();  // chunk j + 1: its copy of A is queued before the rest of chunk j's panels
+        for (std::size_t i = lead; i < order.size(); ++i)
+            enqueue_tile(j, order[i]);
+        chunks_[j].last_tile = tiles_.size() - 1;
+        ++statistics_.chunks;
+        statistics_.rows += job_.plan.chunks[chunks_[j].index].rows;
+        statistics_.tiles += static_cast<int>(order.size());
     }
-    for (const Stream* stream : {&copy_a_, &copy_b_, &compute_[0], &compute_[1], &copy_c_})
+    for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
         stream->synchronize();
+}
+
+// Takes the next chunk from the queue, unless it is empty or another worker failed, and queues
+// the copy of its rows of A into the buffer that the chunk two back used.
+bool Worker::take_chunk() {
+    if (job_.stop.load())
+        return false;
+    const std::size_t index = job_.next_chunk.fetch_add(1);
+    if (index >= job_.plan.chunks.size())
+        return false;
+    const Chunk& chunk = job_.plan.chunks[index];
+    const int k = job_.plan.k;
+    const std::size_t local = chunks_.size();
+    ChunkEvents& events = chunks_.emplace_back();
+    events.index = index;
+    if (local >= a_.size())
+        wait_for_kernels(local - a_.size(), copy_in_.get());
+    events.copy_start.record(copy_in_.get());
+    HIP_CHECK(hipMemcpyAsync(a_[local % a_.size()].get(),
+                             job_.a + static_cast<std::size_t>(chunk.first_row) * k,
+                             elements(chunk.rows, k) * sizeof(float), hipMemcpyHostToDevice,
+                             copy_in_.get()));
+    events.copy_done.record(copy_in_.get());
+    statistics_.bytes_to_device += elements(chunk.rows, k) * sizeof(float);
+    return true;
+}
+
+// The order in which a chunk meets the panels: forwards for even chunks of this worker,
+// backwards for odd ones. A chunk then starts with the panels its predecessor finished with,
+// which are still in the buffers, and those copies are saved.
+std::vector<int> Worker::panel_order(std::size_t local) const {
+    std::vector<int> order(job_.plan.panels.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::size_t forward = local % 2 == 0 ? i : order.size() - 1 - i;
+        order[i] = static_cast<int>(forward);
+    }
+    return order;
 }
 // [take chunks]
 
-// [enqueue chunk]
-void Worker::enqueue_chunk(const Chunk& chunk) {
+// [enqueue tile]
+void Worker::enqueue_tile(std::size_t local, int panel_index) {
     const Plan& plan = job_.plan;
     const int k = plan.k, n = plan.n;
-    const std::size_t local = chunks_.size();
-    float* a_chunk = a_[local % a_.size()].get();
+    const Chunk& chunk = plan.chunks[chunks_[local].index];
+    const Panel& panel = plan.panels[static_cast<std::size_t>(panel_index)];
+    const std::size_t t = tiles_.size();
+    TileEvents& tile = tiles_.emplace_back();
+    tile.panel = panel_index;
 
-    // 1. A's chunk, on its own stream so it can arrive while the previous chunk still computes.
-    //    It waits for the kernels that read this buffer last (the chunk two back), and for the
-    //    first panel of the previous chunk, which needs the link more urgently.
-    ChunkEvents& events = chunks_.emplace_back();
-    if (local >= 2)
-        wait_for_kernels(chunks_[local - 2], copy_a_.get());
-    if (local >= 1 && tiles_[chunks_[local - 1].first_tile].copied_in) {
-        HIP_CHECK(hipStreamWaitEvent(copy_a_.get(),
-                                     tiles_[chunks_[local - 1].first_tile].copy_in_done.get(), 0));
-    }
-    events.copy_start.record(copy_a_.get());
-    HIP_CHECK(hipMemcpyAsync(a_chunk, job_.a + static_cast<std::size_t>(chunk.first_row) * k,
-                             elements(chunk.rows, k) * sizeof(float), hipMemcpyHostToDevice,
-                             copy_a_.get()));
-    events.copy_done.record(copy_a_.get());
-    statistics_.bytes_to_device += elements(chunk.rows, k) * sizeof(float);
-    events.first_tile = tiles_.size();
-
-    for (const Panel& panel : plan.panels) {
-        const std::size_t t = tiles_.size();
-        TileEvents& tile = tiles_.emplace_back();
-        const std::size_t b_slot = t % b_.size();
-        const std::size_t c_slot = t % c_.size();
-        const hipStream_t compute = compute_[t % kComputeLanes].get();
-
-        // 2. The panel of B (k x cols, pitch n on the host) into a contiguous buffer, once the
-        //    kernel that last read that buffer is done. A resident panel is copied only once.
-        if (!plan.b_resident() || b_loaded_by_[b_slot] == SIZE_MAX) {
-            if (t >= b_.size()) {
-                HIP_CHECK(
-                    hipStreamWaitEvent(copy_b_.get(), tiles_[t - b_.size()].kernel_done.get(), 0));
+    // 1. The panel of B (k x cols, pitch n on the host) into a contiguous buffer, unless a buffer
+    //    holds it already. Otherwise into the buffer used longest ago, once its last kernel is done.
+    auto slot = std::find_if(slots_.begin(), slots_.end(),
+                             [&](const PanelSlot& s) { return s.panel == panel_index; });
+    if (slot == slots_.end()) {
+        slot = std::min_element(
+            slots_.begin(), slots_.end(),
+            [](const PanelSlot& x, const PanelSlot& y) { return x.last_use() < y.last_use(); });
+        for (const std::size_t reader : slot->last_read_by) {
+            if (reader != kNone) {
+                HIP_CHECK(hipStreamWaitEvent(copy_in_.get(), tiles_[reader].kernel_done.get(), 0));
             }
-            tile.copy_in_start.record(copy_b_.get());
-            HIP_CHECK(hipMemcpy2DAsync(b_[b_slot].get(), panel.cols * sizeof(float),
-                                       job_.b + panel.first_col, n * sizeof(float),
-                                       panel.cols * sizeof(float), k, hipMemcpyHostToDevice,
-                                       copy_b_.get()));
-            tile.copy_in_done.record(copy_b_.get());
-            tile.copied_in = true;
-            b_loaded_by_[b_slot] = t;
-            statistics_.bytes_to_device += elements(k, panel.cols) * sizeof(float);
         }
-
-        // 3. The kernel, once A's chunk and B's panel are in and the C buffer has gone home.
-        HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
-        HIP_CHECK(hipStreamWaitEvent(compute, tiles_[b_loaded_by_[b_slot]].copy_in_done.get(), 0));
-        if (t >= c_.size())
-            HIP_CHECK(hipStreamWaitEvent(compute, tiles_[t - c_.size()].copy_out_done.get(), 0));
-        tile.kernel_start.record(compute);
-        inner_(static_cast<int>(t % kComputeLanes), a_chunk, b_[b_slot].get(), c_[c_slot].get(),
-               chunk.rows, panel.cols, k, compute);
-        tile.kernel_done.record(compute);
-
-        // 4. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
-        HIP_CHECK(hipStreamWaitEvent(copy_c_.get(), tile.kernel_done.get(), 0));
-        tile.copy_out_start.record(copy_c_.get());
-        HIP_CHECK(hipMemcpy2DAsync(
-            job_.c + static_cast<std::size_t>(chunk.first_row) * n + panel.first_col,
-            n * sizeof(float), c_[c_slot].get(), panel.cols * sizeof(float),
-            panel.cols * sizeof(float), chunk.rows, hipMemcpyDeviceToHost, copy_c_.get()));
-        tile.copy_out_done.record(copy_c_.get());
-        statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
+        *slot = PanelSlot{};
+        tile.copy_in_start.record(copy_in_.get());
+        HIP_CHECK(hipMemcpy2DAsync(b_[slot - slots_.begin()].get(), panel.cols * sizeof(float),
+                                   job_.b + panel.first_col, n * sizeof(float),
+                                   panel.cols * sizeof(float), k, hipMemcpyHostToDevice,
+                                   copy_in_.get()));
+        tile.copy_in_done.record(copy_in_.get());
+        tile.copied_in = true;
+        slot->panel = panel_index;
+        slot->filled_by = t;
+        statistics_.bytes_to_device += elements(k, panel.cols) * sizeof(float);
+        ++statistics_.panel_copies;
     }
-    events.last_tile = tiles_.size() - 1;
-    ++statistics_.chunks;
-    statistics_.rows += chunk.rows;
-    statistics_.tiles += static_cast<int>(plan.panels.size());
+    const hipStream_t compute = compute_[t % kLanes].get();
+    slot->last_read_by[t % kLanes] = t;
+
+    // 2. The kernel, once the chunk of A and the panel are in and the C buffer has gone home.
+    const std::size_t c_slot = t % c_.size();
+    HIP_CHECK(hipStreamWaitEvent(compute, chunks_[local].copy_done.get(), 0));
+    HIP_CHECK(hipStreamWaitEvent(compute, tiles_[slot->filled_by].copy_in_done.get(), 0));
+    if (t >= c_.size())
+        HIP_CHECK(hipStreamWaitEvent(compute, tiles_[t - c_.size()].copy_out_done.get(), 0));
+    tile.kernel_start.record(compute);
+    inner_(a_[local % a_.size()].get(), b_[slot - slots_.begin()].get(), c_[c_slot].get(),
+           chunk.rows, panel.cols, k, compute);
+    tile.kernel_done.record(compute);
+
+    // 3. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
+    HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
+    tile.copy_out_start.record(copy_out_.get());
+    HIP_CHECK(hipMemcpy2DAsync(
+        job_.c + static_cast<std::size_t>(chunk.first_row) * n + panel.first_col,
+        n * sizeof(float), c_[c_slot].get(), panel.cols * sizeof(float),
+        panel.cols * sizeof(float), chunk.rows, hipMemcpyDeviceToHost, copy_out_.get()));
+    tile.copy_out_done.record(copy_out_.get());
+    statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
-// [enqueue chunk]
+// [enqueue tile]
 
 // The timeline of every copy and kernel, measured from begin_, reduced to busy and hidden times.
 EntryStatistics Worker::statistics() const {
@@ -338,17 +391,27 @@ EntryStatistics Worker::statistics() const {
     result.entry = entry_;
     result.device = job_.options.devices[static_cast<std::size_t>(entry_)];
     std::vector<Interval> kernels, copies;
-    auto interval = [&](const Event& start, const Event& stop) {
-        return Interval{start.milliseconds_since(begin_), stop.milliseconds_since(begin_)};
+    auto add = [&](Operation::Kind kind, std::size_t chunk, int panel, const Event& start,
+                   const Event& stop) {
+        const Interval interval{start.milliseconds_since(begin_), stop.milliseconds_since(begin_)};
+        (kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
+        result.operations.push_back(
+            {kind, static_cast<int>(chunk), panel, interval.begin, interval.end});
+        result.span_ms = std::max(result.span_ms, interval.end);
     };
-    for (const ChunkEvents& chunk : chunks_)
-        copies.push_back(interval(chunk.copy_start, chunk.copy_done));
-    for (const TileEvents& tile : tiles_) {
-        if (tile.copied_in)
-            copies.push_back(interval(tile.copy_in_start, tile.copy_in_done));
-        kernels.push_back(interval(tile.kernel_start, tile.kernel_done));
-        copies.push_back(interval(tile.copy_out_start, tile.copy_out_done));
-        result.span_ms = std::max(result.span_ms, copies.back().end);
+    for (const ChunkEvents& chunk : chunks_) {
+        add(Operation::Kind::copy_a, chunk.index, -1, chunk.copy_start, chunk.copy_done);
+        for (std::size_t t = chunk.first_tile; t <= chunk.last_tile && t < tiles_.size(); ++t) {
+            const TileEvents& tile = tiles_[t];
+            if (tile.copied_in) {
+                add(Operation::Kind::copy_b, chunk.index, tile.panel, tile.copy_in_start,
+                    tile.copy_in_done);
+            }
+            add(Operation::Kind::kernel, chunk.index, tile.panel, tile.kernel_start,
+                tile.kernel_done);
+            add(Operation::Kind::copy_c, chunk.index, tile.panel, tile.copy_out_start,
+                tile.copy_out_done);
+        }
     }
     result.compute_ms = covered_ms(kernels);
     result.copy_ms = covered_ms(copies);

@@ -71,6 +71,21 @@ struct MultiGpuOptions {
     int fail_allocation_on_entry = -1;
 };
 
+/// One copy or kernel on a device entry's timeline.
+struct Operation {
+    enum class Kind {
+        copy_a,  ///< a chunk of A to the device
+        copy_b,  ///< a panel of B to the device
+        kernel,  ///< one tile: a chunk of A times a panel of B
+        copy_c,  ///< a tile of C back to the host
+    };
+    Kind kind = Kind::kernel;
+    int chunk = 0;          ///< index into Plan::chunks
+    int panel = -1;         ///< index into Plan::panels; -1 for copy_a
+    double begin_ms = 0.0;  ///< from the entry's first operation
+    double end_ms = 0.0;
+};
+
 /// What one entry did in a call, for the load balance and the overlap. The times come from events
 /// on the device's clock, in milliseconds from the entry's first operation. An operation counts as
 /// busy from the event recorded just before it in its stream to the one just after it, which
@@ -81,12 +96,16 @@ struct EntryStatistics {
     int chunks = 0;                     ///< chunks this entry took from the queue
     long long rows = 0;                 ///< rows of C it computed
     int tiles = 0;                      ///< chunk x panel multiplies it ran
+    int panel_copies = 0;               ///< panels of B it copied in (the others were still there)
     std::uint64_t bytes_to_device = 0;  ///< A chunks and B panels copied in
     std::uint64_t bytes_to_host = 0;    ///< C tiles copied back
     double span_ms = 0.0;               ///< from the first copy in to the last copy out
     double compute_ms = 0.0;            ///< time at least one kernel was busy
     double copy_ms = 0.0;               ///< time at least one copy (in or out) was busy
     double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
+    /// Every copy and kernel, chunk by chunk in the order the entry took them; within a chunk in
+    /// tile order, each tile's copy of B (if it made one) before its kernel and its copy of C.
+    std::vector<Operation> operations;
 };
 
 /// What a call did: the plan, each entry's share and the wall time.
@@ -115,8 +134,9 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 /// Chunks of rows of A and C are handed out from a shared queue to one worker thread per entry of
 /// options.devices; each worker copies its chunk of A in once, streams B through in column panels
 /// and copies each tile of C back as soon as it is done, with the copies of the next panel and of
-/// the next chunk overlapping the multiply of the current one. Nothing passes between devices, so
-/// peer access is never needed.
+/// the next chunk overlapping the multiply of the current one. Odd chunks of a worker meet the
+/// panels in reverse order, so a chunk starts with the panels still in the buffers from the chunk
+/// before. Nothing passes between devices, so peer access is never needed.
 ///
 /// Errors: std::invalid_argument for negative sizes, null pointers and what plan_for() refuses;
 /// tutorial::RuntimeFailure for what goes wrong on a device (out of memory, a failed HIP call),

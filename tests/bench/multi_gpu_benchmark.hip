@@ -5,12 +5,14 @@
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
 ///  - "resident": the inner kernel alone on matrices already in device 0's memory (events);
 ///  - "stream, 1 device": step06::gemm from pinned host memory on the first listed device, with a
-///    budget that forces at least four chunks (host wall time, transfers included);
+///    budget of a third of A + B + C by default, so the multiply runs out of core in at least four
+///    chunks at n = 16384 (host wall time, transfers included);
 ///  - "stream, all devices": the same on every listed device (when more than one is listed);
 /// and then cublasXtSgemm from the same pinned host memory on the first device and on all listed
 /// devices. Each is one warm-up, then the median of -i repetitions, and each result is verified
 /// (sampled rows) before it counts. The ratios come from this one run. Results go to stdout as a
-/// table and, with --json, to a file.
+/// table and, with --json, to a file; with --trace, every copy and kernel of the last run of each
+/// streamed row goes to a CSV file.
 #include <hip/hip_runtime.h>
 
 #include <CLI/CLI.hpp>
@@ -49,12 +51,13 @@ namespace {
 struct Settings {
     int n = 16384;
     std::string devices;                 // comma-separated ids; empty: all devices
-    std::string device_memory = "auto";  // auto: (A + B + C) / 4, so at least four chunks
+    std::string device_memory = "auto";  // auto: (A + B + C) / 3, out of core
     std::string inner = "step05,vendor";
     int iterations = 5;
     int chunk_rows = 0;
     int panel_cols = 0;
     std::string json_path;
+    std::string trace_path;
     std::string commit = "unknown";
     std::uint64_t seed = 42;
 };
@@ -92,10 +95,10 @@ std::vector<int> split_ids(const std::string& text) {
     return ids;
 }
 
-std::string join(const std::vector<int>& ids) {
+std::string join(const std::vector<int>& ids, char separator = ',') {
     std::string text;
     for (std::size_t i = 0; i < ids.size(); ++i)
-        text += (i ? "," : "") + std::to_string(ids[i]);
+        text += (i ? std::string(1, separator) : "") + std::to_string(ids[i]);
     return text;
 }
 
@@ -257,6 +260,39 @@ void print_row(const Measurement& m, int n) {
     std::cout << "  " << (m.verified ? "verified" : "FAILED") << std::endl;
 }
 
+const char* kind_name(step06::Operation::Kind kind) {
+    switch (kind) {
+        case step06::Operation::Kind::copy_a:
+            return "copy_a";
+        case step06::Operation::Kind::copy_b:
+            return "copy_b";
+        case step06::Operation::Kind::kernel:
+            return "kernel";
+        case step06::Operation::Kind::copy_c:
+            return "copy_c";
+    }
+    return "?";
+}
+
+// Every operation of the last run of each streamed row, one per line, for plotting.
+void write_trace(const std::string& path, const std::vector<Measurement>& rows) {
+    std::ofstream out(path);
+    if (!out)
+        throw tutorial::RuntimeFailure("cannot write " + path);
+    out << "inner,devices,entry,device,operation,chunk,panel,begin_ms,end_ms\n";
+    for (const Measurement& m : rows) {
+        if (!m.statistics)
+            continue;
+        for (const step06::EntryStatistics& entry : m.statistics->entries) {
+            for (const step06::Operation& op : entry.operations) {
+                out << m.inner << "," << join(m.devices, ' ') << "," << entry.entry << ","
+                    << entry.device << "," << kind_name(op.kind) << "," << op.chunk << ","
+                    << op.panel << "," << op.begin_ms << "," << op.end_ms << "\n";
+            }
+        }
+    }
+}
+
 void write_json(const Settings& settings, const std::vector<std::string>& gpus, int driver,
                 int runtime, const std::string& vendor, const std::string& host_blas,
                 const std::vector<int>& devices, std::uint64_t budget,
@@ -288,9 +324,14 @@ void write_json(const Settings& settings, const std::vector<std::string>& gpus, 
                 << ", \"chunk_rows\": " << plan.chunk_rows
                 << ", \"panel_cols\": " << plan.panel_cols << ", \"kernel_busy_percent\": " << busy
                 << ", \"copy_hidden_percent\": " << hidden << ", \"chunks_per_entry\": [";
-            for (std::size_t e = 0; e < m.statistics->entries.size(); ++e)
+            int panel_copies = 0;
+            std::uint64_t bytes_in = 0;
+            for (std::size_t e = 0; e < m.statistics->entries.size(); ++e) {
                 out << (e ? ", " : "") << m.statistics->entries[e].chunks;
-            out << "]";
+                panel_copies += m.statistics->entries[e].panel_copies;
+                bytes_in += m.statistics->entries[e].bytes_to_device;
+            }
+            out << "], \"panel_copies\": " << panel_copies << ", \"bytes_to_device\": " << bytes_in;
         }
         out << ", \"verified\": " << (m.verified ? "true" : "false") << "}"
             << (i + 1 < rows.size() ? "," : "") << "\n";
@@ -337,7 +378,7 @@ int run(const Settings& settings) {
     const std::uint64_t matrix_bytes = static_cast<std::uint64_t>(n) * n * sizeof(float);
     std::uint64_t budget = 0;  // "all": each call shares out the free memory itself
     if (settings.device_memory == "auto") {
-        budget = 3 * matrix_bytes / 4;  // a quarter of A + B + C
+        budget = matrix_bytes;  // a third of A + B + C
     } else if (settings.device_memory != "all") {
         try {
             budget = step06::parse_byte_size(settings.device_memory);
@@ -396,7 +437,7 @@ int run(const Settings& settings) {
               << "\nvendor BLAS: " << vendor_name << "\nhost BLAS: " << host_blas_name
               << "\nn = " << n << ", devices " << join(devices) << ", budget per entry "
               << tutorial::format_bytes(resolved_budget)
-              << (settings.device_memory == "auto" ? " (auto: a quarter of A + B + C)" : "")
+              << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
               << "\none device: " << step06::describe_plan(plan)
               << "timing: 1 warm-up, then the median of " << settings.iterations
               << " runs; resident: events, stream and cublasxt: host wall time from host "
@@ -463,6 +504,10 @@ int run(const Settings& settings) {
                   << std::setprecision(3) << std::setw(7) << ratio.value << "   target "
                   << ratio.target << "\n";
     }
+    if (!settings.trace_path.empty()) {
+        write_trace(settings.trace_path, rows);
+        std::cout << "\nwrote " << settings.trace_path << "\n";
+    }
     if (!settings.json_path.empty()) {
         write_json(settings, gpus, driver, runtime, vendor_name, host_blas_name, devices,
                    resolved_budget, rows, ratios);
@@ -483,7 +528,7 @@ int main(int argc, char** argv) {
     app.add_option("-d,--devices", settings.devices,
                    "comma-separated device ids, an id may repeat (default: all devices)");
     app.add_option("--device-memory", settings.device_memory,
-                   "budget per device entry: auto (a quarter of A + B + C, at least 4 chunks), "
+                   "budget per device entry: auto (a third of A + B + C), "
                    "all, or a size such as 2GiB");
     app.add_option("--inner", settings.inner,
                    "comma-separated inner kernels among step05, step04, vendor "
@@ -495,6 +540,9 @@ int main(int argc, char** argv) {
     app.add_option("--panel-cols", settings.panel_cols, "columns per panel, 0 = from the budget")
         ->check(CLI::Range(0, 65536));
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
+    app.add_option("--trace", settings.trace_path,
+                   "also write every copy and kernel of the last run of each streamed row to this "
+                   "CSV file");
     app.add_option("--commit", settings.commit, "the commit measured, recorded in the JSON");
     app.add_option("--seed", settings.seed, "seed of the random inputs");
     try {

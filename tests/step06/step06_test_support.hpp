@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include <limits>
 #include <memory>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
@@ -38,8 +41,79 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
     return c;
 }
 
+/// The panels of B an entry copies for `chunks` chunks: every panel for its first chunk; for each
+/// later chunk every panel but those still in the buffers, because the panel order turns round
+/// at each chunk and the last panels of one chunk are the first of the next.
+inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
+    const int panels = static_cast<int>(plan.panels.size());
+    const int kept = std::min(plan.buffers.b_buffers, panels);
+    return chunks == 0 ? 0 : panels + (chunks - 1) * (panels - kept);
+}
+
+/// The timeline must respect what the events promise: each kernel starts after its chunk of A
+/// and its panel of B have arrived, and after the kernel two tiles back (the tiles take turns on
+/// two compute streams); each tile of C leaves after its kernel; a panel copy into a buffer starts
+/// after every kernel that read the buffer's previous panel has ended. Event times have
+/// microsecond resolution, hence the slack.
+inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) {
+    using Kind = step06::Operation::Kind;
+    constexpr double slack = 0.01;
+    double a_arrived = -1.0, previous_kernel_end = 0.0;
+    std::vector<double> kernel_ends;
+    // The buffers of B, used longest ago first: the panel each holds and when it arrived, and
+    // when the last kernel that read it ended.
+    std::vector<std::pair<int, double>> resident;
+    std::vector<double> panel_last_read;
+    for (const step06::Operation& op : entry.operations) {
+        switch (op.kind) {
+            case Kind::copy_a:
+                a_arrived = op.end_ms;
+                break;
+            case Kind::copy_b:
+                if (static_cast<int>(resident.size()) == b_buffers) {
+                    // It overwrote the buffer used longest ago: its kernels must have ended.
+                    EXPECT_GE(op.begin_ms + slack, panel_last_read.front())
+                        << "panel " << op.panel << " copied over a buffer still being read";
+                    resident.erase(resident.begin());
+                    panel_last_read.erase(panel_last_read.begin());
+                }
+                resident.push_back({op.panel, op.end_ms});
+                panel_last_read.push_back(0.0);
+                break;
+            case Kind::kernel: {
+                EXPECT_GE(op.begin_ms + slack, a_arrived) << "kernel before its chunk of A";
+                if (kernel_ends.size() >= 2) {
+                    EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - 2])
+                        << "two kernels on one compute stream overlap";
+                }
+                kernel_ends.push_back(op.end_ms);
+                previous_kernel_end = op.end_ms;
+                auto it = std::find_if(resident.begin(), resident.end(),
+                                       [&](const auto& r) { return r.first == op.panel; });
+                EXPECT_TRUE(it != resident.end()) << "panel " << op.panel << " not on the device";
+                if (it == resident.end())
+                    break;
+                EXPECT_GE(op.begin_ms + slack, it->second) << "kernel before its panel of B";
+                // The buffer just used moves to the back (most recently used).
+                const std::size_t at = static_cast<std::size_t>(it - resident.begin());
+                const std::pair<int, double> used = *it;
+                const double read_until = std::max(panel_last_read[at], op.end_ms);
+                resident.erase(it);
+                panel_last_read.erase(panel_last_read.begin() + static_cast<long>(at));
+                resident.push_back(used);
+                panel_last_read.push_back(read_until);
+                break;
+            }
+            case Kind::copy_c:
+                EXPECT_GE(op.begin_ms + slack, previous_kernel_end) << "tile of C left too early";
+                break;
+        }
+    }
+}
+
 /// The statistics must add up to the plan: every chunk taken once, every byte of C sent home
-/// once, each entry's copies in equal to its chunks of A plus the panels of B it streamed.
+/// once, each entry's copies in equal to its chunks of A plus the panels of B it copied, and its
+/// timeline in the order the events impose.
 inline void expect_consistent(const step06::GemmStatistics& statistics, int m, int n, int k) {
     const step06::Plan& plan = statistics.plan;
     const std::uint64_t e = sizeof(float);
@@ -51,14 +125,27 @@ inline void expect_consistent(const step06::GemmStatistics& statistics, int m, i
         rows += entry.rows;
         to_host += entry.bytes_to_host;
         EXPECT_EQ(entry.tiles, entry.chunks * static_cast<int>(plan.panels.size()));
-        // B is streamed once per chunk, or copied once per entry when one panel covers it.
-        const std::uint64_t b_copies = plan.b_resident() ? (entry.chunks > 0 ? 1 : 0)
-                                                         : static_cast<std::uint64_t>(entry.chunks);
-        EXPECT_EQ(entry.bytes_to_device,
-                  static_cast<std::uint64_t>(entry.rows) * k * e + b_copies * k * n * e)
+        EXPECT_EQ(entry.panel_copies, expected_panel_copies(plan, entry.chunks))
+            << "entry " << entry.entry;
+        // Bytes in: the entry's rows of A, and each panel as often as the timeline copied it.
+        std::uint64_t b_bytes = 0;
+        int kernels = 0, copies_b = 0;
+        for (const step06::Operation& op : entry.operations) {
+            if (op.kind == step06::Operation::Kind::copy_b) {
+                b_bytes += static_cast<std::uint64_t>(k) * plan.panels[op.panel].cols * e;
+                ++copies_b;
+            }
+            if (op.kind == step06::Operation::Kind::kernel)
+                ++kernels;
+            EXPECT_LE(op.begin_ms, op.end_ms);
+        }
+        EXPECT_EQ(kernels, entry.tiles) << "entry " << entry.entry;
+        EXPECT_EQ(copies_b, entry.panel_copies) << "entry " << entry.entry;
+        EXPECT_EQ(entry.bytes_to_device, static_cast<std::uint64_t>(entry.rows) * k * e + b_bytes)
             << "entry " << entry.entry;
         EXPECT_LE(entry.compute_ms, entry.span_ms + 1e-3) << "entry " << entry.entry;
         EXPECT_LE(entry.hidden_copy_ms, entry.copy_ms + 1e-3) << "entry " << entry.entry;
+        expect_ordered(entry, plan.buffers.b_buffers);
     }
     EXPECT_EQ(chunks, static_cast<int>(plan.chunks.size()));
     EXPECT_EQ(rows, m);

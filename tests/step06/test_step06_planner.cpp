@@ -176,7 +176,7 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(big.chunk_rows, step06::kPreferredChunkRows);
     EXPECT_EQ(big.panel_cols, step06::kPreferredPanelCols);
     EXPECT_EQ(big.chunks.size(), 4u);
-    EXPECT_EQ(big.panels.size(), 16u);
+    EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step06::kPreferredPanelCols));
     EXPECT_EQ(big.buffers.a_buffers, 2);
     EXPECT_EQ(big.buffers.b_buffers, 2);
     EXPECT_EQ(big.buffers.c_buffers, 2);
@@ -202,12 +202,14 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 203 + 203 * 517 + 301 * 517));
 
     // 700,000 bytes: one chunk next to a 128-wide panel needs 760,508, so chunks of at most
-    // 185 rows, evened out to 2 x 151; the panels get what is left: 160 columns at most, 4 x 130.
+    // 185 rows. Two chunks of 151 would not be multiples of 128; three are (128, 128, 45), and one
+    // chunk more is worth that. The panels get what is left: at most 185 columns, 3 x 173 (five
+    // panels would be needed to make them multiples of 128, two more than three).
     const Plan two = step06::plan_multiply(request(301, 517, 203, 700000));
-    EXPECT_EQ(two.chunk_rows, 151);
-    EXPECT_EQ(two.chunks.size(), 2u);
-    EXPECT_EQ(two.panel_cols, 130);
-    EXPECT_EQ(two.panels.size(), 4u);
+    EXPECT_EQ(two.chunk_rows, 128);
+    EXPECT_EQ(two.chunks.size(), 3u);
+    EXPECT_EQ(two.panel_cols, 173);
+    EXPECT_EQ(two.panels.size(), 3u);
 
     // 64 KiB: not even one row fits next to a 128-wide panel, so both shrink together to 19.
     const Plan many = step06::plan_multiply(request(301, 517, 203, 64 * 1024));
@@ -216,10 +218,23 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(many.panel_cols, 19);
     EXPECT_EQ(many.panels.size(), 28u);
 
-    // The benchmark's case: n = 16384 with a quarter of A + B + C forces 4 chunks.
-    const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, 768 * kMiB));
-    EXPECT_GE(out_of_core.chunks.size(), 4u);
-    EXPECT_LE(out_of_core.buffers.total_bytes(), 768 * kMiB);
+    // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
+    // that: 4 chunks of 4096 rows (2 x 256 MiB) and 8 panels of 2048 columns (2 x 128 MiB).
+    const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, kGiB));
+    EXPECT_EQ(out_of_core.chunks.size(), 4u);
+    EXPECT_EQ(out_of_core.chunk_rows, 4096);
+    EXPECT_EQ(out_of_core.panels.size(), 8u);
+    EXPECT_EQ(out_of_core.panel_cols, 2048);
+    EXPECT_EQ(out_of_core.buffers.total_bytes(), 832 * kMiB);
+
+    // 700 MiB leave 188 MiB next to the two chunks of A: panels of at most 1203 columns, which
+    // 14 panels of 1171 would use; 15 panels make them multiples of 128 (14 x 1152 + 256).
+    const Plan tight = step06::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
+    EXPECT_EQ(tight.chunks.size(), 4u);
+    EXPECT_EQ(tight.panel_cols, 1152);
+    EXPECT_EQ(tight.panels.size(), 15u);
+    EXPECT_EQ(tight.panels.back().cols, 256);
+    EXPECT_LE(tight.buffers.total_bytes(), 700 * kMiB);
 }
 
 TEST(Step06Planner, OverridesAreTakenAndCapped) {

@@ -147,7 +147,7 @@ struct PlanCase {
 
 const PlanCase kPlanCases[] = {
     {"budget_all_one_chunk_one_panel", 0, 0, 0, 1, 1},
-    {"budget_700000_two_chunks_four_panels", 700000, 0, 0, 2, 4},
+    {"budget_700000_three_chunks_three_panels", 700000, 0, 0, 3, 3},
     {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 16, 28},
     {"fixed_two_chunks_two_panels", 0, 151, 259, 2, 2},
     {"fixed_many_chunks_many_panels", 0, 7, 13, 43, 40},

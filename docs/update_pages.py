@@ -11,7 +11,9 @@ both hide:
 and this script rewrites what lies between them. The kinds of block:
 
     help PROGRAM               the program's real `--help` output
-    example PROGRAM            the program's real `--example-only` output (its worked example)
+    example PROGRAM [ARGS]     the program's real `--example-only [ARGS]` output (its worked
+                               example), for instance `--devices 0` where the output would
+                               otherwise depend on how many GPUs the machine has
     diff 'OLD' 'NEW'           `diff -u -b`-style difference between \\snippet regions of the
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
@@ -64,8 +66,8 @@ def fenced(text, language=""):
 
 
 # ---- help and example: the programs' own output ----------------------------------------------
-def run_program(path, argument):
-    completed = subprocess.run([path, argument], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def run_program(path, *arguments):
+    completed = subprocess.run([path, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, timeout=120, env=dict(os.environ, LC_ALL="C"))
     return completed.returncode, completed.stdout, completed.stderr
 
@@ -77,8 +79,8 @@ def help_block(programs, name):
     return fenced(out)
 
 
-def example_block(programs, name):
-    code, out, err = run_program(programs[name], "--example-only")
+def example_block(programs, name, extra=()):
+    code, out, err = run_program(programs[name], "--example-only", *extra)
     if code == 3 and NO_GPU in err:
         raise Skip(f"{name} needs a GPU: {err.strip()}")
     if code != 0:
@@ -271,7 +273,9 @@ def produce(spec, programs):
     if kind in ("help", "example"):
         if arguments[0] not in programs:
             return None
-        return (help_block if kind == "help" else example_block)(programs, arguments[0])
+        if kind == "help":
+            return help_block(programs, arguments[0])
+        return example_block(programs, arguments[0], arguments[1:])
     if kind == "diff":
         return diff_block(arguments[0], arguments[1])
     if kind == "performance":

@@ -143,7 +143,9 @@ void print_statistics(const step06::GemmStatistics& statistics, bool with_times)
                       << percent(entry.compute_ms, entry.span_ms) << " of it; copies busy "
                       << milliseconds(entry.copy_ms) << ", "
                       << percent(entry.hidden_copy_ms, entry.copy_ms)
-                      << " of that while a kernel was busy\n";
+                      << " of that while a kernel was busy; on the host, set-up "
+                      << milliseconds(entry.setup_ms) << " before and tear-down "
+                      << milliseconds(entry.teardown_ms) << " after\n";
         }
     }
 }

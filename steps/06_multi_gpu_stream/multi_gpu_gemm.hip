@@ -155,10 +155,15 @@ struct TileEvents {
     Event copy_out_start, copy_out_done;
 };
 
-// The events of one chunk's copy of A, and which tiles (worker-local indices) belong to it.
+// The events of one chunk's copy of A, and which tiles (worker-local indices) belong to it. A
+// worker's first chunk of A arrives in two pieces (see take_chunk): top_rows > 0 rows first, and
+// the rest after the first panel of B.
 struct ChunkEvents {
     std::size_t index = 0;  // into Plan::chunks
     Event copy_start, copy_done;
+    int top_rows = 0;         // rows in the first piece; 0: copied in one piece
+    Event top_done;           // the first piece is in
+    bool rest_queued = true;  // false until the second piece is queued
     std::size_t first_tile = 0;
     std::size_t last_tile = 0;
 };
@@ -239,6 +244,15 @@ class Worker {
     }
 
     bool take_chunk();
+    // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer.
+    void copy_rows_of_a(std::size_t local, int first, int rows) {
+        const Chunk& chunk = job_.plan.chunks[chunks_[local].index];
+        const std::size_t k = static_cast<std::size_t>(job_.plan.k);
+        HIP_CHECK(hipMemcpyAsync(a_[local % a_.size()].get() + first * k,
+                                 job_.a + (static_cast<std::size_t>(chunk.first_row) + first) * k,
+                                 elements(rows, job_.plan.k) * sizeof(float),
+                                 hipMemcpyHostToDevice, copy_in_.get()));
+    }
     std::vector<int> panel_order(std::size_t local) const;
     void enqueue_tile(std::size_t local, int panel_index);
 
@@ -259,34 +273,33 @@ class Worker {
 // [take chunks]
 // Chunk j's kernels run while chunk j + 1's rows of A arrive, so the worker takes chunk j + 1 from
 // the queue when chunk j starts computing: early enough to copy it in time, late enough that it
-// stays in the queue for whichever worker is free first until then. The first tiles of chunk j
-// are queued before the host thread waits for chunk j - 1's kernels, so the GPU has work while
-// the host thread wakes up.
+// stays in the queue for whichever worker is free first until then. Its copy of A is queued after
+// chunk j's panels, which the kernels need sooner.
 void Worker::run() {
     begin_.record(copy_in_.get());
     take_chunk();
     for (std::size_t j = 0; j < chunks_.size(); ++j) {
-        const std::vector<int> order = panel_order(j);
-        const std::size_t lead = std::min(b_.size(), order.size());
         chunks_[j].first_tile = tiles_.size();
-        for (std::size_t i = 0; i < lead; ++i)
-            enqueue_tile(j, order[i]);
-        if (j >= 1)
-            wait_for_kernels(j - 1, /*stream=*/nullptr);
-        take_chunk();  // chunk j + 1: its copy of A is queued before the rest of chunk j's panels
-        for (std::size_t i = lead; i < order.size(); ++i)
-            enqueue_tile(j, order[i]);
+        const std::vector<int> order = panel_order(j);
+        for (const int panel : order)
+            enqueue_tile(j, panel);
         chunks_[j].last_tile = tiles_.size() - 1;
         ++statistics_.chunks;
         statistics_.rows += job_.plan.chunks[chunks_[j].index].rows;
         statistics_.tiles += static_cast<int>(order.size());
+        if (j >= 1)
+            wait_for_kernels(j - 1, /*stream=*/nullptr);  // chunk j is computing now
+        take_chunk();                                     // chunk j + 1
     }
     for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
         stream->synchronize();
 }
 
 // Takes the next chunk from the queue, unless it is empty or another worker failed, and queues
-// the copy of its rows of A into the buffer that the chunk two back used.
+// the copy of its rows of A into the buffer that the chunk two back used. Nothing can compute
+// before the first chunk of A and the first panel of B are in, so the first chunk comes in two
+// pieces: its top rows now, the rest after the first panel (enqueue_tile), and the first tile's
+// kernel starts on the top rows while the rest arrives.
 bool Worker::take_chunk() {
     if (job_.stop.load())
         return false;
@@ -301,11 +314,15 @@ bool Worker::take_chunk() {
     if (local >= a_.size())
         wait_for_kernels(local - a_.size(), copy_in_.get());
     events.copy_start.record(copy_in_.get());
-    HIP_CHECK(hipMemcpyAsync(a_[local % a_.size()].get(),
-                             job_.a + static_cast<std::size_t>(chunk.first_row) * k,
-                             elements(chunk.rows, k) * sizeof(float), hipMemcpyHostToDevice,
-                             copy_in_.get()));
-    events.copy_done.record(copy_in_.get());
+    if (local == 0 && chunk.rows >= 2 * kGranule) {
+        events.top_rows = chunk.rows / 2 / kGranule * kGranule;  // a whole number of block rows
+        events.rest_queued = false;
+        copy_rows_of_a(local, 0, events.top_rows);
+        events.top_done.record(copy_in_.get());
+    } else {
+        copy_rows_of_a(local, 0, chunk.rows);
+        events.copy_done.record(copy_in_.get());
+    }
     statistics_.bytes_to_device += elements(chunk.rows, k) * sizeof(float);
     return true;
 }
@@ -361,16 +378,34 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
     }
     const hipStream_t compute = compute_[t % kLanes].get();
     slot->last_read_by[t % kLanes] = t;
+    ChunkEvents& events = chunks_[local];
+    const int top_rows = events.rest_queued ? 0 : events.top_rows;
+    if (!events.rest_queued) {
+        copy_rows_of_a(local, top_rows, chunk.rows - top_rows);  // the rest of the first chunk
+        events.copy_done.record(copy_in_.get());
+        events.rest_queued = true;
+    }
 
-    // 2. The kernel, once the chunk of A and the panel are in and the C buffer has gone home.
+    // 2. The kernel, once the chunk of A and the panel are in and the C buffer has gone home. The
+    //    worker's very first tile starts on the top rows of A while the rest is still arriving.
     const std::size_t c_slot = t % c_.size();
-    HIP_CHECK(hipStreamWaitEvent(compute, chunks_[local].copy_done.get(), 0));
+    const float* a_chunk = a_[local % a_.size()].get();
+    const float* b_panel = b_[slot - slots_.begin()].get();
     HIP_CHECK(hipStreamWaitEvent(compute, tiles_[slot->filled_by].copy_in_done.get(), 0));
     if (t >= c_.size())
         HIP_CHECK(hipStreamWaitEvent(compute, tiles_[t - c_.size()].copy_out_done.get(), 0));
-    tile.kernel_start.record(compute);
-    inner_(a_[local % a_.size()].get(), b_[slot - slots_.begin()].get(), c_[c_slot].get(),
-           chunk.rows, panel.cols, k, compute);
+    if (top_rows > 0) {
+        HIP_CHECK(hipStreamWaitEvent(compute, events.top_done.get(), 0));
+        tile.kernel_start.record(compute);
+        inner_(a_chunk, b_panel, c_[c_slot].get(), top_rows, panel.cols, k, compute);
+    } else {
+        HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
+        tile.kernel_start.record(compute);
+    }
+    HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
+    inner_(a_chunk + static_cast<std::size_t>(top_rows) * k, b_panel,
+           c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
+           chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
 
     // 3. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
@@ -421,10 +456,20 @@ EntryStatistics Worker::statistics() const {
 
 // One worker's whole life on its thread: its device, its buffers, its chunks, its statistics.
 void work(Job& job, int entry, EntryStatistics& statistics) {
+    using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     HIP_CHECK(hipSetDevice(job.options.devices[static_cast<std::size_t>(entry)]));
-    Worker worker(job, entry);
-    worker.run();
-    statistics = worker.statistics();
+    const Clock::time_point start = Clock::now();
+    Clock::time_point done;
+    {
+        Worker worker(job, entry);
+        const Clock::time_point built = Clock::now();
+        worker.run();
+        done = Clock::now();
+        statistics = worker.statistics();
+        statistics.setup_ms = ms(built - start);
+    }
+    statistics.teardown_ms = ms(Clock::now() - done);
 }
 
 }  // namespace

@@ -326,12 +326,18 @@ void write_json(const Settings& settings, const std::vector<std::string>& gpus, 
                 << ", \"copy_hidden_percent\": " << hidden << ", \"chunks_per_entry\": [";
             int panel_copies = 0;
             std::uint64_t bytes_in = 0;
+            double setup = 0.0, teardown = 0.0, span = 0.0;
             for (std::size_t e = 0; e < m.statistics->entries.size(); ++e) {
                 out << (e ? ", " : "") << m.statistics->entries[e].chunks;
                 panel_copies += m.statistics->entries[e].panel_copies;
                 bytes_in += m.statistics->entries[e].bytes_to_device;
+                setup = std::max(setup, m.statistics->entries[e].setup_ms);
+                teardown = std::max(teardown, m.statistics->entries[e].teardown_ms);
+                span = std::max(span, m.statistics->entries[e].span_ms);
             }
             out << "], \"panel_copies\": " << panel_copies << ", \"bytes_to_device\": " << bytes_in;
+            out << ", \"device_span_ms\": " << span << ", \"host_setup_ms\": " << setup
+                << ", \"host_teardown_ms\": " << teardown;
         }
         out << ", \"verified\": " << (m.verified ? "true" : "false") << "}"
             << (i + 1 < rows.size() ? "," : "") << "\n";

@@ -175,8 +175,8 @@ struct PanelSlot {
     std::size_t filled_by = kNone;
     std::size_t last_read_by[kLanes] = {kNone, kNone};
 
-    // The last tile that read it on any stream, or kNone; kNone + 1 wraps to 0, so a buffer never
-    // read counts as used longest ago.
+    // One more than the last tile that read it on any stream, 0 when none did (kNone + 1 wraps to
+    // 0): the buffer with the smallest value was used longest ago.
     std::size_t last_use() const {
         std::size_t last = 0;
         for (const std::size_t t : last_read_by)
@@ -188,9 +188,9 @@ struct PanelSlot {
 // [worker]
 // Runs on its own host thread, with its device current. Streams: copy_in_ brings chunks of A and
 // panels of B, compute_[0] and compute_[1] run the kernels of even and odd tiles, copy_out_ takes
-// tiles of C home. A and B share one stream on purpose: a copy engine works through the copies queued in
-// one direction in the order they were queued, whatever their streams, so a copy of A queued on a
-// stream of its own behind panel copies that wait for kernels would wait as long as they do.
+// tiles of C home. A and B share one stream on purpose: on the H100 measured for the page, the
+// copies of one direction ran in the order they were queued, whatever their streams, so a copy of
+// A on a stream of its own, queued behind panel copies that wait for kernels, waited as long.
 // Buffers: two of each kind (see the plan's BufferSet), one where a second is never needed.
 class Worker {
   public:
@@ -250,8 +250,8 @@ class Worker {
         const std::size_t k = static_cast<std::size_t>(job_.plan.k);
         HIP_CHECK(hipMemcpyAsync(a_[local % a_.size()].get() + first * k,
                                  job_.a + (static_cast<std::size_t>(chunk.first_row) + first) * k,
-                                 elements(rows, job_.plan.k) * sizeof(float),
-                                 hipMemcpyHostToDevice, copy_in_.get()));
+                                 elements(rows, job_.plan.k) * sizeof(float), hipMemcpyHostToDevice,
+                                 copy_in_.get()));
     }
     std::vector<int> panel_order(std::size_t local) const;
     void enqueue_tile(std::size_t local, int panel_index);
@@ -351,7 +351,7 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
     tile.panel = panel_index;
 
     // 1. The panel of B (k x cols, pitch n on the host) into a contiguous buffer, unless a buffer
-    //    holds it already. Otherwise into the buffer used longest ago, once its last kernel is done.
+    //    holds it already. Otherwise into the buffer used longest ago, once its kernels are done.
     auto slot = std::find_if(slots_.begin(), slots_.end(),
                              [&](const PanelSlot& s) { return s.panel == panel_index; });
     if (slot == slots_.end()) {
@@ -412,9 +412,9 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
     tile.copy_out_start.record(copy_out_.get());
     HIP_CHECK(hipMemcpy2DAsync(
-        job_.c + static_cast<std::size_t>(chunk.first_row) * n + panel.first_col,
-        n * sizeof(float), c_[c_slot].get(), panel.cols * sizeof(float),
-        panel.cols * sizeof(float), chunk.rows, hipMemcpyDeviceToHost, copy_out_.get()));
+        job_.c + static_cast<std::size_t>(chunk.first_row) * n + panel.first_col, n * sizeof(float),
+        c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
+        hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
@@ -457,7 +457,9 @@ EntryStatistics Worker::statistics() const {
 // One worker's whole life on its thread: its device, its buffers, its chunks, its statistics.
 void work(Job& job, int entry, EntryStatistics& statistics) {
     using Clock = std::chrono::steady_clock;
-    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    auto ms = [](Clock::duration d) {
+        return std::chrono::duration<double, std::milli>(d).count();
+    };
     HIP_CHECK(hipSetDevice(job.options.devices[static_cast<std::size_t>(entry)]));
     const Clock::time_point start = Clock::now();
     Clock::time_point done;

@@ -103,8 +103,8 @@ struct EntryStatistics {
     double compute_ms = 0.0;            ///< time at least one kernel was busy
     double copy_ms = 0.0;               ///< time at least one copy (in or out) was busy
     double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
-    double setup_ms = 0.0;     ///< host time to allocate buffers, streams and handles, before any copy
-    double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing it all
+    double setup_ms = 0.0;     ///< host time for buffers, streams and handles, before any copy
+    double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing
     /// Every copy and kernel, chunk by chunk in the order the entry took them; within a chunk in
     /// tile order, each tile's copy of B (if it made one) before its kernel and its copy of C.
     std::vector<Operation> operations;

@@ -51,10 +51,10 @@ inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
 }
 
 /// The timeline must respect what the events promise: each kernel starts after its chunk of A
-/// (for the entry's first kernel: ends after it) and its panel of B have arrived, and after the kernel two tiles back (the tiles take turns on
-/// two compute streams); each tile of C leaves after its kernel; a panel copy into a buffer starts
-/// after every kernel that read the buffer's previous panel has ended. Event times have
-/// microsecond resolution, hence the slack.
+/// (for the entry's first kernel: ends after it) and its panel of B have arrived, and after the
+/// kernel two tiles back (the tiles take turns on two compute streams); each tile of C leaves after
+/// its kernel; a panel copy into a buffer starts after every kernel that read the buffer's previous
+/// panel has ended. Event times have microsecond resolution, hence the slack.
 inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) {
     using Kind = step06::Operation::Kind;
     constexpr double slack = 0.01;

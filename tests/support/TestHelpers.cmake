@@ -12,7 +12,9 @@ function(tutorial_add_gtest target)
         tutorial_use_hip(${target})
         set(properties PROPERTIES LABELS gpu)
     endif()
-    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST ${properties})
+    # Listing the tests loads the GPU runtime's libraries; on a busy two-core machine that took
+    # longer than the default 5 s once, and a discovery timeout fails the whole ctest run.
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120 ${properties})
 endfunction()
 
 # One run of a step program: tests/support/expect_exit.cmake checks exit code and output.

@@ -34,6 +34,10 @@ using tutorial::DeviceBuffer;
 using tutorial::Event;
 using tutorial::Stream;
 
+// Two compute streams per worker: tiles take turns, so the next tile's kernel fills the
+// multiprocessors that the current one leaves idle while its last blocks finish.
+constexpr std::size_t kLanes = 2;
+
 std::size_t elements(int rows, int cols) {
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
@@ -41,20 +45,24 @@ std::size_t elements(int rows, int cols) {
 // ---- the inner kernel --------------------------------------------------------------------------
 
 // Multiplies one chunk of A (rows x k) by one panel of B (k x cols) into a tile of C (rows x cols),
-// all three contiguous in device memory, on the worker's compute stream.
+// all three contiguous in device memory, on one of the worker's compute streams (its lane).
 class InnerMultiply {
   public:
     explicit InnerMultiply(InnerKernel kind) : kind_(kind) {
         if (kind_ != InnerKernel::vendor)
             return;
-        std::string why_not;
-        vendor_ = tutorial::make_vendor_blas(why_not);
-        if (!vendor_)
-            throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
+        // One handle per lane: a BLAS handle's workspace must not be shared by kernels that run at
+        // the same time on two streams.
+        for (std::unique_ptr<tutorial::VendorBlas>& handle : vendor_) {
+            std::string why_not;
+            handle = tutorial::make_vendor_blas(why_not);
+            if (!handle)
+                throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
+        }
     }
 
-    void operator()(const float* a, const float* b, float* c, int rows, int cols, int k,
-                    hipStream_t stream) const {
+    void operator()(std::size_t lane, const float* a, const float* b, float* c, int rows, int cols,
+                    int k, hipStream_t stream) const {
         switch (kind_) {
             case InnerKernel::step05:
                 step05::gemm(a, b, c, rows, cols, k, stream, step05::Variant::reg8x8_db);
@@ -63,14 +71,14 @@ class InnerMultiply {
                 step04::gemm<float>(a, b, c, rows, cols, k, stream, 32);
                 return;
             case InnerKernel::vendor:
-                vendor_->sgemm(a, b, c, rows, cols, k, stream);
+                vendor_[lane]->sgemm(a, b, c, rows, cols, k, stream);
                 return;
         }
     }
 
   private:
     InnerKernel kind_;
-    std::unique_ptr<tutorial::VendorBlas> vendor_;
+    std::unique_ptr<tutorial::VendorBlas> vendor_[kLanes];
 };
 
 // ---- page-locking the host matrices ------------------------------------------------------------
@@ -140,10 +148,6 @@ struct Job {
 };
 
 constexpr std::size_t kNone = SIZE_MAX;
-
-// Two compute streams per worker: tiles take turns, so the next tile's kernel fills the
-// multiprocessors that the current one leaves idle while its last blocks finish.
-constexpr std::size_t kLanes = 2;
 
 // The events of one tile (one chunk times one panel). They order the streams and, afterwards,
 // give the timeline.
@@ -243,7 +247,7 @@ class Worker {
         }
     }
 
-    bool take_chunk();
+    void take_chunk();
     // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer.
     void copy_rows_of_a(std::size_t local, int first, int rows) {
         const Chunk& chunk = job_.plan.chunks[chunks_[local].index];
@@ -300,12 +304,12 @@ void Worker::run() {
 // before the first chunk of A and the first panel of B are in, so the first chunk comes in two
 // pieces: its top rows now, the rest after the first panel (enqueue_tile), and the first tile's
 // kernel starts on the top rows while the rest arrives.
-bool Worker::take_chunk() {
+void Worker::take_chunk() {
     if (job_.stop.load())
-        return false;
+        return;
     const std::size_t index = job_.next_chunk.fetch_add(1);
     if (index >= job_.plan.chunks.size())
-        return false;
+        return;
     const Chunk& chunk = job_.plan.chunks[index];
     const int k = job_.plan.k;
     const std::size_t local = chunks_.size();
@@ -324,7 +328,6 @@ bool Worker::take_chunk() {
         events.copy_done.record(copy_in_.get());
     }
     statistics_.bytes_to_device += elements(chunk.rows, k) * sizeof(float);
-    return true;
 }
 
 // The order in which a chunk meets the panels: forwards for even chunks of this worker,
@@ -376,8 +379,9 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
         statistics_.bytes_to_device += elements(k, panel.cols) * sizeof(float);
         ++statistics_.panel_copies;
     }
-    const hipStream_t compute = compute_[t % kLanes].get();
-    slot->last_read_by[t % kLanes] = t;
+    const std::size_t lane = t % kLanes;
+    const hipStream_t compute = compute_[lane].get();
+    slot->last_read_by[lane] = t;
     ChunkEvents& events = chunks_[local];
     const int top_rows = events.rest_queued ? 0 : events.top_rows;
     if (!events.rest_queued) {
@@ -394,16 +398,14 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
     HIP_CHECK(hipStreamWaitEvent(compute, tiles_[slot->filled_by].copy_in_done.get(), 0));
     if (t >= c_.size())
         HIP_CHECK(hipStreamWaitEvent(compute, tiles_[t - c_.size()].copy_out_done.get(), 0));
+    const Event& first_rows_in = top_rows > 0 ? events.top_done : events.copy_done;
+    HIP_CHECK(hipStreamWaitEvent(compute, first_rows_in.get(), 0));
+    tile.kernel_start.record(compute);
     if (top_rows > 0) {
-        HIP_CHECK(hipStreamWaitEvent(compute, events.top_done.get(), 0));
-        tile.kernel_start.record(compute);
-        inner_(a_chunk, b_panel, c_[c_slot].get(), top_rows, panel.cols, k, compute);
-    } else {
+        inner_(lane, a_chunk, b_panel, c_[c_slot].get(), top_rows, panel.cols, k, compute);
         HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
-        tile.kernel_start.record(compute);
     }
-    HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
-    inner_(a_chunk + static_cast<std::size_t>(top_rows) * k, b_panel,
+    inner_(lane, a_chunk + static_cast<std::size_t>(top_rows) * k, b_panel,
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
@@ -436,7 +438,7 @@ EntryStatistics Worker::statistics() const {
     };
     for (const ChunkEvents& chunk : chunks_) {
         add(Operation::Kind::copy_a, chunk.index, -1, chunk.copy_start, chunk.copy_done);
-        for (std::size_t t = chunk.first_tile; t <= chunk.last_tile && t < tiles_.size(); ++t) {
+        for (std::size_t t = chunk.first_tile; t <= chunk.last_tile; ++t) {
             const TileEvents& tile = tiles_[t];
             if (tile.copied_in) {
                 add(Operation::Kind::copy_b, chunk.index, tile.panel, tile.copy_in_start,

@@ -17,7 +17,6 @@
 #include <limits>
 #include <memory>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "common/hip_check.hpp"
@@ -60,10 +59,13 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
     constexpr double slack = 0.01;
     double a_arrived = -1.0, previous_kernel_end = 0.0;
     std::vector<double> kernel_ends;
-    // The buffers of B, used longest ago first: the panel each holds and when it arrived, and
-    // when the last kernel that read it ended.
-    std::vector<std::pair<int, double>> resident;
-    std::vector<double> panel_last_read;
+    // The buffers of B, used longest ago first.
+    struct Buffer {
+        int panel;
+        double arrived;     // when its copy ended
+        double read_until;  // when the last kernel that read it ended
+    };
+    std::vector<Buffer> resident;
     for (const step06::Operation& op : entry.operations) {
         switch (op.kind) {
             case Kind::copy_a:
@@ -72,13 +74,11 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
             case Kind::copy_b:
                 if (static_cast<int>(resident.size()) == b_buffers) {
                     // It overwrote the buffer used longest ago: its kernels must have ended.
-                    EXPECT_GE(op.begin_ms + slack, panel_last_read.front())
+                    EXPECT_GE(op.begin_ms + slack, resident.front().read_until)
                         << "panel " << op.panel << " copied over a buffer still being read";
                     resident.erase(resident.begin());
-                    panel_last_read.erase(panel_last_read.begin());
                 }
-                resident.push_back({op.panel, op.end_ms});
-                panel_last_read.push_back(0.0);
+                resident.push_back({op.panel, op.end_ms, 0.0});
                 break;
             case Kind::kernel: {
                 // The entry's first kernel starts on the top rows of its chunk of A while the
@@ -95,19 +95,16 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
                 kernel_ends.push_back(op.end_ms);
                 previous_kernel_end = op.end_ms;
                 auto it = std::find_if(resident.begin(), resident.end(),
-                                       [&](const auto& r) { return r.first == op.panel; });
+                                       [&](const Buffer& b) { return b.panel == op.panel; });
                 EXPECT_TRUE(it != resident.end()) << "panel " << op.panel << " not on the device";
                 if (it == resident.end())
                     break;
-                EXPECT_GE(op.begin_ms + slack, it->second) << "kernel before its panel of B";
+                EXPECT_GE(op.begin_ms + slack, it->arrived) << "kernel before its panel of B";
                 // The buffer just used moves to the back (most recently used).
-                const std::size_t at = static_cast<std::size_t>(it - resident.begin());
-                const std::pair<int, double> used = *it;
-                const double read_until = std::max(panel_last_read[at], op.end_ms);
+                Buffer used = *it;
+                used.read_until = std::max(used.read_until, op.end_ms);
                 resident.erase(it);
-                panel_last_read.erase(panel_last_read.begin() + static_cast<long>(at));
                 resident.push_back(used);
-                panel_last_read.push_back(read_until);
                 break;
             }
             case Kind::copy_c:

@@ -149,34 +149,39 @@ struct Job {
 
 constexpr std::size_t kNone = SIZE_MAX;
 
-// The events of one tile (one chunk times one panel). They order the streams and, afterwards,
-// give the timeline.
+// The events of one tile (one chunk times one panel): its kernel and its copy of C home.
 struct TileEvents {
-    int panel = 0;           // index into Plan::panels
-    bool copied_in = false;  // false when the panel was still in a buffer
-    Event copy_in_start, copy_in_done;
+    std::size_t chunk = 0;  // worker-local chunk
+    int panel = 0;          // index into Plan::panels
     Event kernel_start, kernel_done;
     Event copy_out_start, copy_out_done;
 };
 
-// The events of one chunk's copy of A, and which tiles (worker-local indices) belong to it. A
-// worker's first chunk of A arrives in two pieces (see take_chunk): top_rows > 0 rows first, and
-// the rest after the first panel of B.
+// The events of one copy of a panel of B.
+struct PanelCopy {
+    Event start, done;
+};
+
+// A worker's chunk: which one it is, when it computes, where its rows of A are and when they
+// arrived. A worker's first chunk of A arrives in two pieces (see Worker::run): top_rows > 0
+// rows first, and the rest after the first panel of B.
 struct ChunkEvents {
-    std::size_t index = 0;  // into Plan::chunks
+    std::size_t index = 0;   // into Plan::chunks
+    std::size_t buffer = 0;  // into the worker's buffers of A
+    std::size_t join = 0;    // its first step; it computes in steps join .. join + panels - 1
     Event copy_start, copy_done;
     int top_rows = 0;         // rows in the first piece; 0: copied in one piece
     Event top_done;           // the first piece is in
     bool rest_queued = true;  // false until the second piece is queued
-    std::size_t first_tile = 0;
-    std::size_t last_tile = 0;
+    bool first_kernel = true;
+    std::size_t last_tile[kLanes] = {kNone, kNone};  // its last kernel on each compute stream
 };
 
-// A buffer for panels of B: which panel it holds, the tile whose copy brought it and, per compute
-// stream, the last tile whose kernel read it (worker-local tile indices, kNone for none).
+// A buffer for panels of B: which panel it holds, the copy that brought it and, per compute
+// stream, the last tile whose kernel read it (worker-local indices, kNone for none).
 struct PanelSlot {
     int panel = -1;
-    std::size_t filled_by = kNone;
+    std::size_t filled_by = kNone;  // into the worker's panel copies
     std::size_t last_read_by[kLanes] = {kNone, kNone};
 
     // One more than the last tile that read it on any stream, 0 when none did (kNone + 1 wraps to
@@ -189,13 +194,29 @@ struct PanelSlot {
     }
 };
 
+// [join]
+// The step in which a worker's `local`-th chunk starts computing. Chunks join in pairs one step
+// apart, a pair every P = `panels` steps: 0, 1, P, P + 1, 2P, 2P + 1, ... Each chunk computes for
+// P steps, so two chunks compute in every step but the first and the last, and when one leaves,
+// the next joins in its place. The chunk three places back, whose buffer of A the new one takes,
+// left at least a step earlier: the new rows have that step to arrive. With one panel (B stays on
+// the device) there is nothing to share, and the chunks go one per step.
+std::size_t join_step(std::size_t local, std::size_t panels) {
+    return panels == 1 ? local : local / 2 * panels + local % 2;
+}
+// [join]
+
 // [worker]
 // Runs on its own host thread, with its device current. Streams: copy_in_ brings chunks of A and
 // panels of B, compute_[0] and compute_[1] run the kernels of even and odd tiles, copy_out_ takes
 // tiles of C home. A and B share one stream on purpose: on the H100 measured for the page, the
 // copies of one direction ran in the order they were queued, whatever their streams, so a copy of
 // A on a stream of its own, queued behind panel copies that wait for kernels, waited as long.
-// Buffers: two of each kind (see the plan's BufferSet), one where a second is never needed.
+// Buffers: as many of each kind as the plan's BufferSet says.
+//
+// The work goes in steps. In step s the worker has panel s mod P of B on the device and runs one
+// kernel for each chunk that is computing (two, but for the first and last step): both chunks
+// read the same panel, so each byte of B that crosses the host link meets the rows of both.
 class Worker {
   public:
     Worker(Job& job, int entry) : job_(job), entry_(entry) {
@@ -233,32 +254,42 @@ class Worker {
 
   private:
     // Makes `stream` wait until every kernel of chunk `local` is done (a null stream: the host
-    // waits). Its last tiles ran on the two compute streams, each of which runs in order.
-    void wait_for_kernels(std::size_t local, hipStream_t stream) const {
-        const ChunkEvents& chunk = chunks_[local];
-        const std::size_t first =
-            chunk.last_tile > chunk.first_tile ? chunk.last_tile - 1 : chunk.first_tile;
-        for (std::size_t t = first; t <= chunk.last_tile; ++t) {
-            if (stream == nullptr) {
-                tiles_[t].kernel_done.synchronize();
-            } else {
-                HIP_CHECK(hipStreamWaitEvent(stream, tiles_[t].kernel_done.get(), 0));
-            }
+    // waits). Its last kernels ran on the compute streams, each of which runs in order.
+    void wait_for_chunk(std::size_t local, hipStream_t stream) const {
+        for (const std::size_t t : chunks_[local].last_tile)
+            wait_for_tile(t, stream);
+    }
+    void wait_for_tile(std::size_t t, hipStream_t stream) const {
+        if (t == kNone)
+            return;
+        if (stream == nullptr) {
+            tiles_[t].kernel_done.synchronize();
+        } else {
+            HIP_CHECK(hipStreamWaitEvent(stream, tiles_[t].kernel_done.get(), 0));
         }
     }
 
-    void take_chunk();
+    bool take_chunk();
     // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer.
     void copy_rows_of_a(std::size_t local, int first, int rows) {
         const Chunk& chunk = job_.plan.chunks[chunks_[local].index];
         const std::size_t k = static_cast<std::size_t>(job_.plan.k);
-        HIP_CHECK(hipMemcpyAsync(a_[local % a_.size()].get() + first * k,
+        HIP_CHECK(hipMemcpyAsync(a_[chunks_[local].buffer].get() + first * k,
                                  job_.a + (static_cast<std::size_t>(chunk.first_row) + first) * k,
                                  elements(rows, job_.plan.k) * sizeof(float), hipMemcpyHostToDevice,
                                  copy_in_.get()));
     }
-    std::vector<int> panel_order(std::size_t local) const;
-    void enqueue_tile(std::size_t local, int panel_index);
+    std::size_t bring_panel(int panel_index, std::size_t oldest);
+    void enqueue_tile(std::size_t local, int panel_index, std::size_t slot);
+
+    // An operation for the timeline, in the order the worker queued it.
+    struct Logged {
+        Operation::Kind kind;
+        std::size_t chunk;  // worker-local
+        int panel;
+        const Event* start;
+        const Event* stop;
+    };
 
     Job& job_;
     int entry_;
@@ -267,56 +298,83 @@ class Worker {
     Stream copy_in_, copy_out_;
     Stream compute_[kLanes];
     InnerMultiply inner_{job_.options.inner};
-    Event begin_;                     // the worker's time zero
-    std::deque<ChunkEvents> chunks_;  // a deque: events stay where they are as it grows
+    Event begin_;  // the worker's time zero
+    // Deques: events stay where they are as they grow.
+    std::deque<ChunkEvents> chunks_;
     std::deque<TileEvents> tiles_;
+    std::deque<PanelCopy> panel_copies_;
+    std::vector<std::size_t> step_tiles_;  // the first tile of each step
+    std::vector<Logged> log_;
     EntryStatistics statistics_;
 };
 // [worker]
 
-// [take chunks]
-// Chunk j's kernels run while chunk j + 1's rows of A arrive, so the worker takes chunk j + 1 from
-// the queue when chunk j starts computing: early enough to copy it in time, late enough that it
-// stays in the queue for whichever worker is free first until then. Its copy of A is queued after
-// chunk j's panels, which the kernels need sooner.
+// [steps]
+// A chunk joins in the step that join_step() gives it and is taken from the queue one step before,
+// so that its rows of A arrive while the step before computes: early enough, and late enough that
+// it stays in the queue for whichever worker is free first until then. Its copy of A is queued
+// after that step's panel, which the kernels need sooner.
 void Worker::run() {
+    const std::size_t panels = job_.plan.panels.size();
     begin_.record(copy_in_.get());
-    take_chunk();
-    for (std::size_t j = 0; j < chunks_.size(); ++j) {
-        chunks_[j].first_tile = tiles_.size();
-        const std::vector<int> order = panel_order(j);
-        for (const int panel : order)
-            enqueue_tile(j, panel);
-        chunks_[j].last_tile = tiles_.size() - 1;
-        ++statistics_.chunks;
-        statistics_.rows += job_.plan.chunks[chunks_[j].index].rows;
-        statistics_.tiles += static_cast<int>(order.size());
-        if (j >= 1)
-            wait_for_kernels(j - 1, /*stream=*/nullptr);  // chunk j is computing now
-        take_chunk();                                     // chunk j + 1
+    bool more = take_chunk();  // joins in step 0
+    for (std::size_t step = 0;; ++step) {
+        std::vector<std::size_t> computing;
+        for (std::size_t j = 0; j < chunks_.size(); ++j) {
+            if (chunks_[j].join <= step && step < chunks_[j].join + panels)
+                computing.push_back(j);
+        }
+        if (computing.empty())
+            break;  // join_step() leaves no step empty before the last chunk is done
+        const int panel = static_cast<int>(step % panels);
+        const std::size_t slot = bring_panel(panel, computing.front());
+        if (!chunks_[0].rest_queued) {
+            const int top_rows = chunks_[0].top_rows;
+            copy_rows_of_a(0, top_rows, job_.plan.chunks[chunks_[0].index].rows - top_rows);
+            chunks_[0].copy_done.record(copy_in_.get());
+            chunks_[0].rest_queued = true;
+        }
+        while (more && join_step(chunks_.size(), panels) == step + 1) {
+            // The host waits until step - 2 is done: the chunk stays in the queue until then.
+            if (step >= 2) {
+                for (std::size_t t = step_tiles_[step - 2]; t < step_tiles_[step - 1]; ++t)
+                    wait_for_tile(t, /*stream=*/nullptr);
+            }
+            more = take_chunk();
+        }
+        step_tiles_.push_back(tiles_.size());
+        for (const std::size_t j : computing)
+            enqueue_tile(j, panel, slot);
     }
     for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
         stream->synchronize();
 }
 
-// Takes the next chunk from the queue, unless it is empty or another worker failed, and queues
-// the copy of its rows of A into the buffer that the chunk two back used. Nothing can compute
-// before the first chunk of A and the first panel of B are in, so the first chunk comes in two
-// pieces: its top rows now, the rest after the first panel (enqueue_tile), and the first tile's
-// kernel starts on the top rows while the rest arrives.
-void Worker::take_chunk() {
+// Takes the next chunk from the queue, unless it is empty or another worker failed, and queues the
+// copy of its rows of A into the buffer that the chunk a_.size() places back used, once that
+// chunk's kernels are done. Nothing can compute before the first chunk of A and the first panel
+// of B are in, so the first chunk comes in two pieces: its top rows now, the rest after the first
+// panel (run), and the first kernel starts on the top rows while the rest arrives.
+bool Worker::take_chunk() {
     if (job_.stop.load())
-        return;
+        return false;
     const std::size_t index = job_.next_chunk.fetch_add(1);
     if (index >= job_.plan.chunks.size())
-        return;
+        return false;
     const Chunk& chunk = job_.plan.chunks[index];
-    const int k = job_.plan.k;
     const std::size_t local = chunks_.size();
     ChunkEvents& events = chunks_.emplace_back();
     events.index = index;
-    if (local >= a_.size())
-        wait_for_kernels(local - a_.size(), copy_in_.get());
+    events.buffer = local % a_.size();
+    events.join = join_step(local, job_.plan.panels.size());
+    if (local >= a_.size()) {
+        // join_step() lets the buffer's last chunk end at least a step before this one is taken,
+        // so its kernels are all queued and the copy can wait for them.
+        const ChunkEvents& previous = chunks_[local - a_.size()];
+        if (previous.join + job_.plan.panels.size() + 1 > events.join)
+            throw std::logic_error("step06: a chunk of A would overwrite one still computing");
+        wait_for_chunk(local - a_.size(), copy_in_.get());
+    }
     events.copy_start.record(copy_in_.get());
     if (local == 0 && chunk.rows >= 2 * kGranule) {
         events.top_rows = chunk.rows / 2 / kGranule * kGranule;  // a whole number of block rows
@@ -327,75 +385,73 @@ void Worker::take_chunk() {
         copy_rows_of_a(local, 0, chunk.rows);
         events.copy_done.record(copy_in_.get());
     }
-    statistics_.bytes_to_device += elements(chunk.rows, k) * sizeof(float);
+    log_.push_back({Operation::Kind::copy_a, local, -1, &events.copy_start, &events.copy_done});
+    ++statistics_.chunks;
+    statistics_.rows += chunk.rows;
+    statistics_.bytes_to_device += elements(chunk.rows, job_.plan.k) * sizeof(float);
+    return true;
 }
+// [steps]
 
-// The order in which a chunk meets the panels: forwards for even chunks of this worker,
-// backwards for odd ones. A chunk then starts with the panels its predecessor finished with,
-// which are still in the buffers, and those copies are saved.
-std::vector<int> Worker::panel_order(std::size_t local) const {
-    std::vector<int> order(job_.plan.panels.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const std::size_t forward = local % 2 == 0 ? i : order.size() - 1 - i;
-        order[i] = static_cast<int>(forward);
-    }
-    return order;
+// [bring panel]
+// Returns the buffer that holds panel `panel_index` of B, copying it in first unless a buffer
+// holds it already (only when there are no more panels than buffers). The copy goes into the
+// buffer used longest ago, once the kernels that read it are done. `oldest` is the chunk the copy
+// is listed under in the timeline.
+std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
+    auto slot = std::find_if(slots_.begin(), slots_.end(),
+                             [&](const PanelSlot& s) { return s.panel == panel_index; });
+    if (slot != slots_.end())
+        return static_cast<std::size_t>(slot - slots_.begin());
+    slot = std::min_element(
+        slots_.begin(), slots_.end(),
+        [](const PanelSlot& x, const PanelSlot& y) { return x.last_use() < y.last_use(); });
+    for (const std::size_t reader : slot->last_read_by)
+        wait_for_tile(reader, copy_in_.get());
+    const std::size_t index = static_cast<std::size_t>(slot - slots_.begin());
+    const Panel& panel = job_.plan.panels[static_cast<std::size_t>(panel_index)];
+    const int k = job_.plan.k, n = job_.plan.n;
+    PanelCopy& copy = panel_copies_.emplace_back();
+    copy.start.record(copy_in_.get());
+    HIP_CHECK(hipMemcpy2DAsync(b_[index].get(), panel.cols * sizeof(float),
+                               job_.b + panel.first_col, n * sizeof(float),
+                               panel.cols * sizeof(float), k, hipMemcpyHostToDevice,
+                               copy_in_.get()));
+    copy.done.record(copy_in_.get());
+    log_.push_back({Operation::Kind::copy_b, oldest, panel_index, &copy.start, &copy.done});
+    *slot = PanelSlot{};
+    slot->panel = panel_index;
+    slot->filled_by = panel_copies_.size() - 1;
+    statistics_.bytes_to_device += elements(k, panel.cols) * sizeof(float);
+    ++statistics_.panel_copies;
+    return index;
 }
-// [take chunks]
+// [bring panel]
 
 // [enqueue tile]
-void Worker::enqueue_tile(std::size_t local, int panel_index) {
+void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) {
     const Plan& plan = job_.plan;
     const int k = plan.k, n = plan.n;
-    const Chunk& chunk = plan.chunks[chunks_[local].index];
+    ChunkEvents& events = chunks_[local];
+    const Chunk& chunk = plan.chunks[events.index];
     const Panel& panel = plan.panels[static_cast<std::size_t>(panel_index)];
     const std::size_t t = tiles_.size();
     TileEvents& tile = tiles_.emplace_back();
+    tile.chunk = local;
     tile.panel = panel_index;
-
-    // 1. The panel of B (k x cols, pitch n on the host) into a contiguous buffer, unless a buffer
-    //    holds it already. Otherwise into the buffer used longest ago, once its kernels are done.
-    auto slot = std::find_if(slots_.begin(), slots_.end(),
-                             [&](const PanelSlot& s) { return s.panel == panel_index; });
-    if (slot == slots_.end()) {
-        slot = std::min_element(
-            slots_.begin(), slots_.end(),
-            [](const PanelSlot& x, const PanelSlot& y) { return x.last_use() < y.last_use(); });
-        for (const std::size_t reader : slot->last_read_by) {
-            if (reader != kNone) {
-                HIP_CHECK(hipStreamWaitEvent(copy_in_.get(), tiles_[reader].kernel_done.get(), 0));
-            }
-        }
-        *slot = PanelSlot{};
-        tile.copy_in_start.record(copy_in_.get());
-        HIP_CHECK(hipMemcpy2DAsync(b_[slot - slots_.begin()].get(), panel.cols * sizeof(float),
-                                   job_.b + panel.first_col, n * sizeof(float),
-                                   panel.cols * sizeof(float), k, hipMemcpyHostToDevice,
-                                   copy_in_.get()));
-        tile.copy_in_done.record(copy_in_.get());
-        tile.copied_in = true;
-        slot->panel = panel_index;
-        slot->filled_by = t;
-        statistics_.bytes_to_device += elements(k, panel.cols) * sizeof(float);
-        ++statistics_.panel_copies;
-    }
     const std::size_t lane = t % kLanes;
     const hipStream_t compute = compute_[lane].get();
-    slot->last_read_by[lane] = t;
-    ChunkEvents& events = chunks_[local];
-    const int top_rows = events.rest_queued ? 0 : events.top_rows;
-    if (!events.rest_queued) {
-        copy_rows_of_a(local, top_rows, chunk.rows - top_rows);  // the rest of the first chunk
-        events.copy_done.record(copy_in_.get());
-        events.rest_queued = true;
-    }
+    slots_[slot].last_read_by[lane] = t;
+    events.last_tile[lane] = t;
+    const int top_rows = events.first_kernel ? events.top_rows : 0;
+    events.first_kernel = false;
 
-    // 2. The kernel, once the chunk of A and the panel are in and the C buffer has gone home. The
+    // 1. The kernel, once the chunk of A and the panel are in and the C buffer has gone home. The
     //    worker's very first tile starts on the top rows of A while the rest is still arriving.
     const std::size_t c_slot = t % c_.size();
-    const float* a_chunk = a_[local % a_.size()].get();
-    const float* b_panel = b_[slot - slots_.begin()].get();
-    HIP_CHECK(hipStreamWaitEvent(compute, tiles_[slot->filled_by].copy_in_done.get(), 0));
+    const float* a_chunk = a_[events.buffer].get();
+    const float* b_panel = b_[slot].get();
+    HIP_CHECK(hipStreamWaitEvent(compute, panel_copies_[slots_[slot].filled_by].done.get(), 0));
     if (t >= c_.size())
         HIP_CHECK(hipStreamWaitEvent(compute, tiles_[t - c_.size()].copy_out_done.get(), 0));
     const Event& first_rows_in = top_rows > 0 ? events.top_done : events.copy_done;
@@ -409,8 +465,10 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
+    log_.push_back({Operation::Kind::kernel, local, panel_index, &tile.kernel_start,
+                    &tile.kernel_done});
 
-    // 3. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
+    // 2. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
     tile.copy_out_start.record(copy_out_.get());
     HIP_CHECK(hipMemcpy2DAsync(
@@ -418,6 +476,9 @@ void Worker::enqueue_tile(std::size_t local, int panel_index) {
         c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
+    log_.push_back({Operation::Kind::copy_c, local, panel_index, &tile.copy_out_start,
+                    &tile.copy_out_done});
+    ++statistics_.tiles;
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
 // [enqueue tile]
@@ -428,27 +489,13 @@ EntryStatistics Worker::statistics() const {
     result.entry = entry_;
     result.device = job_.options.devices[static_cast<std::size_t>(entry_)];
     std::vector<Interval> kernels, copies;
-    auto add = [&](Operation::Kind kind, std::size_t chunk, int panel, const Event& start,
-                   const Event& stop) {
-        const Interval interval{start.milliseconds_since(begin_), stop.milliseconds_since(begin_)};
-        (kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
-        result.operations.push_back(
-            {kind, static_cast<int>(chunk), panel, interval.begin, interval.end});
+    for (const Logged& logged : log_) {
+        const Interval interval{logged.start->milliseconds_since(begin_),
+                                logged.stop->milliseconds_since(begin_)};
+        (logged.kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
+        result.operations.push_back({logged.kind, static_cast<int>(chunks_[logged.chunk].index),
+                                     logged.panel, interval.begin, interval.end});
         result.span_ms = std::max(result.span_ms, interval.end);
-    };
-    for (const ChunkEvents& chunk : chunks_) {
-        add(Operation::Kind::copy_a, chunk.index, -1, chunk.copy_start, chunk.copy_done);
-        for (std::size_t t = chunk.first_tile; t <= chunk.last_tile; ++t) {
-            const TileEvents& tile = tiles_[t];
-            if (tile.copied_in) {
-                add(Operation::Kind::copy_b, chunk.index, tile.panel, tile.copy_in_start,
-                    tile.copy_in_done);
-            }
-            add(Operation::Kind::kernel, chunk.index, tile.panel, tile.kernel_start,
-                tile.kernel_done);
-            add(Operation::Kind::copy_c, chunk.index, tile.panel, tile.copy_out_start,
-                tile.copy_out_done);
-        }
     }
     result.compute_ms = covered_ms(kernels);
     result.copy_ms = covered_ms(copies);

@@ -105,8 +105,9 @@ struct EntryStatistics {
     double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
     double setup_ms = 0.0;     ///< host time for buffers, streams and handles, before any copy
     double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing
-    /// Every copy and kernel, chunk by chunk in the order the entry took them; within a chunk in
-    /// tile order, each tile's copy of B (if it made one) before its kernel and its copy of C.
+    /// Every copy and kernel in the order the entry queued them: for each step its panel of B (if
+    /// it was copied), the chunks of A taken in it, then each tile's kernel and its copy of C. A
+    /// panel copy is listed under the older of the chunks that read it in its step.
     std::vector<Operation> operations;
 };
 
@@ -134,11 +135,11 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 /// planner sees to.
 ///
 /// Chunks of rows of A and C are handed out from a shared queue to one worker thread per entry of
-/// options.devices; each worker copies its chunk of A in once, streams B through in column panels
-/// and copies each tile of C back as soon as it is done, with the copies of the next panel and of
-/// the next chunk overlapping the multiply of the current one. Odd chunks of a worker meet the
-/// panels in reverse order, so a chunk starts with the panels still in the buffers from the chunk
-/// before. Nothing passes between devices, so peer access is never needed.
+/// options.devices; each worker copies a chunk of A in once, streams B through in column panels
+/// and copies each tile of C back as soon as it is done. A worker computes two chunks at a time,
+/// and both multiply every panel it copies, so each panel crosses the host link once for two
+/// chunks; the copies of the next panel and of the next chunk overlap the multiply of the current
+/// ones. Nothing passes between devices, so peer access is never needed.
 ///
 /// Errors: std::invalid_argument for negative sizes, null pointers and what plan_for() refuses;
 /// tutorial::RuntimeFailure for what goes wrong on a device (out of memory, a failed HIP call),

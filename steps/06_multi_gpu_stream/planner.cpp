@@ -45,7 +45,7 @@ int balanced(int total, int limit, int granule) {
 }
 
 // The largest value in [1, limit] for which `fits` holds, or 0 when none does. `fits` must hold
-// for every value below one for which it holds, which is true of the buffer bytes below m and n
+// for every value below one for which it holds, which is true of the panel buffers below n
 // (there the number of buffers no longer changes).
 template <typename Fits>
 int largest_fitting(int limit, Fits fits) {
@@ -59,6 +59,26 @@ int largest_fitting(int limit, Fits fits) {
         }
     }
     return low;
+}
+
+// The tallest chunk height in [1, limit] for which `fits` holds, or 0 when none does. The bytes
+// do not shrink steadily with the height: just below m / 2 a third chunk appears, and with it a
+// third buffer of A. So the search goes through the numbers of chunks, fewest first, and takes
+// the tallest height that fits among those giving that number (there the buffers are fixed and
+// the bytes grow with the height).
+template <typename Fits>
+int tallest_fitting(int m, int limit, Fits fits) {
+    for (int count = 1; count <= m; ++count) {
+        const int shortest = static_cast<int>(ceil_div(m, count));  // the least for `count` chunks
+        const int tallest = count == 1 ? m : static_cast<int>(ceil_div(m, count - 1)) - 1;
+        if (shortest > limit || tallest < shortest)
+            continue;
+        if (fits(shortest)) {
+            return shortest + largest_fitting(std::min(tallest, limit) - shortest,
+                                              [&](int extra) { return fits(shortest + extra); });
+        }
+    }
+    return 0;
 }
 
 void check_request(const PlanRequest& request) {
@@ -88,10 +108,11 @@ BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols
     const std::uint64_t cols = static_cast<std::uint64_t>(panel_cols);
     const std::uint64_t k = static_cast<std::uint64_t>(request.k);
     BufferSet set;
-    // A second buffer of a kind only helps when there is a next chunk, panel or tile to fill it.
-    set.a_buffers = chunks > 1 ? 2 : 1;
+    // No more buffers of a kind than the plan can use at once (see BufferSet).
+    const std::uint64_t computing = std::min<std::uint64_t>(chunks, kChunksAtOnce);
+    set.a_buffers = static_cast<int>(std::min<std::uint64_t>(chunks, kChunkBuffers));
     set.b_buffers = panels > 1 ? 2 : 1;
-    set.c_buffers = chunks * panels > 1 ? 2 : 1;
+    set.c_buffers = static_cast<int>(std::min<std::uint64_t>(chunks * panels, 2 * computing));
     set.a_bytes = rows * k * request.element_bytes;
     set.b_bytes = k * cols * request.element_bytes;
     set.c_bytes = rows * cols * request.element_bytes;
@@ -127,17 +148,19 @@ Plan plan_multiply(const PlanRequest& request) {
         const int probe_cols = cols > 0 ? cols : std::min(n, kGranule);
         const int limit = std::min(
             {m, static_cast<int>(ceil_div(m, request.entries)), kPreferredChunkRows, index_limit});
-        int tallest =
-            fits(limit, probe_cols) ? limit : largest_fitting(std::min(limit, m - 1), [&](int r) {
-                return fits(r, probe_cols);
-            });
+        int tallest = tallest_fitting(m, limit, [&](int r) { return fits(r, probe_cols); });
         if (tallest == 0 && cols == 0) {
             // Not even one row fits next to that panel: chunks and panels shrink together.
-            tallest = largest_fitting(std::min(limit, probe_cols),
-                                      [&](int side) { return fits(side, side); });
+            for (int side = std::min(limit, probe_cols); side > 0 && tallest == 0; --side) {
+                if (fits(side, side))
+                    tallest = side;
+            }
         }
-        if (tallest > 0)
+        if (tallest > 0) {
             rows = balanced(m, tallest, kGranule);
+            if (!fits(rows, std::min(probe_cols, tallest)))
+                rows = tallest;  // the rounding made a chunk more, and a buffer of A with it
+        }
         // [chunk height]
     }
     if (cols == 0 && rows > 0) {

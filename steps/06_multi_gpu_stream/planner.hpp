@@ -15,11 +15,20 @@ namespace step06 {
 /// partly idle block behind.
 constexpr int kGranule = 128;
 
-/// The tallest chunk the planner picks on its own. Hiding the copies of B needs chunks of at least
-/// 2 W / R rows (W the kernel's FLOP rate, R the host link's bytes per second; see the page): about
-/// 1,800 rows for 44 TFLOPS over 50 GB/s, 3,500 over 25 GB/s. Taller chunks would cut the traffic
-/// further but make the start of the pipeline (the first chunk of A) longer.
-constexpr int kPreferredChunkRows = 4096;
+/// The tallest chunk the planner picks on its own. A worker computes two chunks at a time, and
+/// both read every panel of B it copies, so each streamed byte of B meets 2 x 2,048 rows of A.
+/// Hiding the copies of B needs at least 2 W / R such rows (W the kernel's FLOP rate, R the host
+/// link's bytes per second; see the page): about 1,800 for 44 TFLOPS over 50 GB/s, 3,500 over
+/// 25 GB/s. Shorter chunks leave more of the budget to wider panels; taller ones make the start
+/// of the pipeline (the first chunk of A) longer.
+constexpr int kPreferredChunkRows = 2048;
+
+/// At most this many chunks of A are resident on one entry: two being computed, which share each
+/// panel of B, and one arriving for the next.
+constexpr int kChunkBuffers = 3;
+
+/// How many chunks compute at once on one entry, sharing every panel of B that it copies.
+constexpr int kChunksAtOnce = 2;
 
 /// The widest panel the planner picks on its own. A panel of B is a 2D copy: one piece of
 /// `cols` floats from every row of B, and a copy engine moves short pieces slowly. Measured on an
@@ -53,8 +62,10 @@ struct Panel {
     int cols = 0;
 };
 
-/// The device buffers one entry allocates for a given chunk height and panel width: two of each
-/// kind (one being filled while the other is used), or one where a second could never be used.
+/// The device buffers one entry allocates for a given chunk height and panel width, and never
+/// more than can be in use: three chunks of A (two computing, one arriving), two panels of B (one
+/// read while the next arrives) and two tiles of C per computing chunk (one being written while
+/// the other goes home); fewer where the plan has fewer chunks, panels or tiles.
 struct BufferSet {
     int a_buffers = 0;  ///< chunks of A: rows x k
     int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)

@@ -15,6 +15,7 @@
 #include <future>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -40,24 +41,35 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
     return c;
 }
 
-/// The panels of B an entry copies for `chunks` chunks: every panel for its first chunk; for each
-/// later chunk every panel but those still in the buffers, because the panel order turns round
-/// at each chunk and the last panels of one chunk are the first of the next.
+/// The panels of B an entry copies for `chunks` chunks. The chunks compute in pairs, one step
+/// apart, a pair every P steps (P panels), and every step brings panel (step mod P): chunks - 1
+/// chunks after the first start (chunks - 1) / 2 * P + (chunks - 1) % 2 steps in, and the last
+/// computes P steps. With one panel the chunks go one per step, and with no more panels than
+/// buffers every panel comes once and stays.
 inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
     const int panels = static_cast<int>(plan.panels.size());
-    const int kept = std::min(plan.buffers.b_buffers, panels);
-    return chunks == 0 ? 0 : panels + (chunks - 1) * (panels - kept);
+    if (chunks == 0)
+        return 0;
+    if (panels <= plan.buffers.b_buffers)
+        return panels;
+    const int last_start = (chunks - 1) / 2 * panels + (chunks - 1) % 2;
+    return last_start + panels;
 }
 
 /// The timeline must respect what the events promise: each kernel starts after its chunk of A
 /// (for the entry's first kernel: ends after it) and its panel of B have arrived, and after the
 /// kernel two tiles back (the tiles take turns on two compute streams); each tile of C leaves after
 /// its kernel; a panel copy into a buffer starts after every kernel that read the buffer's previous
-/// panel has ended. Event times have microsecond resolution, hence the slack.
-inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) {
+/// panel has ended; a chunk of A copied into a buffer starts after every kernel of the chunk that
+/// used the buffer before (`a_buffers` chunks earlier on this entry). Event times have microsecond
+/// resolution, hence the slack.
+inline void expect_ordered(const step06::EntryStatistics& entry, int a_buffers, int b_buffers) {
     using Kind = step06::Operation::Kind;
     constexpr double slack = 0.01;
-    double a_arrived = -1.0, previous_kernel_end = 0.0;
+    std::map<int, double> a_arrived;    // chunk -> when its rows of A were in
+    std::map<int, double> chunk_done;   // chunk -> when its last kernel so far ended
+    std::vector<int> taken;             // chunks in the order the entry copied them in
+    double previous_kernel_end = 0.0;
     std::vector<double> kernel_ends;
     // The buffers of B, used longest ago first.
     struct Buffer {
@@ -69,7 +81,14 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
     for (const step06::Operation& op : entry.operations) {
         switch (op.kind) {
             case Kind::copy_a:
-                a_arrived = op.end_ms;
+                if (static_cast<int>(taken.size()) >= a_buffers) {
+                    const int previous = taken[taken.size() - a_buffers];
+                    EXPECT_GE(op.begin_ms + slack, chunk_done[previous])
+                        << "chunk " << op.chunk << " of A copied over chunk " << previous
+                        << " while its kernels ran";
+                }
+                taken.push_back(op.chunk);
+                a_arrived[op.chunk] = op.end_ms;
                 break;
             case Kind::copy_b:
                 if (static_cast<int>(resident.size()) == b_buffers) {
@@ -81,12 +100,15 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
                 resident.push_back({op.panel, op.end_ms, 0.0});
                 break;
             case Kind::kernel: {
+                EXPECT_EQ(a_arrived.count(op.chunk), 1u) << "kernel of a chunk never copied in";
                 // The entry's first kernel starts on the top rows of its chunk of A while the
                 // rest arrives: only its end must come after all of A.
                 if (kernel_ends.empty()) {
-                    EXPECT_GE(op.end_ms + slack, a_arrived) << "first kernel ended before its A";
+                    EXPECT_GE(op.end_ms + slack, a_arrived[op.chunk])
+                        << "first kernel ended before its A";
                 } else {
-                    EXPECT_GE(op.begin_ms + slack, a_arrived) << "kernel before its chunk of A";
+                    EXPECT_GE(op.begin_ms + slack, a_arrived[op.chunk])
+                        << "kernel before its chunk of A";
                 }
                 if (kernel_ends.size() >= 2) {
                     EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - 2])
@@ -94,6 +116,7 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int b_buffers) 
                 }
                 kernel_ends.push_back(op.end_ms);
                 previous_kernel_end = op.end_ms;
+                chunk_done[op.chunk] = std::max(chunk_done[op.chunk], op.end_ms);
                 auto it = std::find_if(resident.begin(), resident.end(),
                                        [&](const Buffer& b) { return b.panel == op.panel; });
                 EXPECT_TRUE(it != resident.end()) << "panel " << op.panel << " not on the device";
@@ -148,7 +171,7 @@ inline void expect_consistent(const step06::GemmStatistics& statistics, int m, i
             << "entry " << entry.entry;
         EXPECT_LE(entry.compute_ms, entry.span_ms + 1e-3) << "entry " << entry.entry;
         EXPECT_LE(entry.hidden_copy_ms, entry.copy_ms + 1e-3) << "entry " << entry.entry;
-        expect_ordered(entry, plan.buffers.b_buffers);
+        expect_ordered(entry, plan.buffers.a_buffers, plan.buffers.b_buffers);
     }
     EXPECT_EQ(chunks, static_cast<int>(plan.chunks.size()));
     EXPECT_EQ(rows, m);

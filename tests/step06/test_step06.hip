@@ -123,7 +123,7 @@ TEST_P(Step06Shapes, SmallIntegersExactly) {
 }
 
 // 1 x 1 x 1, K = 1, primes, non-square, sizes that are multiples of nothing, more rows than one
-// chunk takes (4100, 5000: two chunks), more columns than one panel (1025, 2049), one above 1000.
+// chunk takes (4100, 5000: three chunks), more columns than one panel (1025, 2049), one above 1000.
 const Shape kShapes[] = {{1, 1, 1},    {3, 3, 2},      {7, 13, 5},        {17, 31, 13},
                          {64, 1, 33},  {1, 50, 40},    {40, 30, 1},       {129, 65, 257},
                          {33, 29, 31}, {4100, 33, 17}, {5000, 130, 9},    {20, 2049, 7},
@@ -147,10 +147,12 @@ struct PlanCase {
 
 const PlanCase kPlanCases[] = {
     {"budget_all_one_chunk_one_panel", 0, 0, 0, 1, 1},
-    {"budget_700000_three_chunks_three_panels", 700000, 0, 0, 3, 3},
-    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 16, 28},
+    {"budget_700000_three_chunks_five_panels", 700000, 0, 0, 3, 5},
+    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 21, 35},
     {"fixed_two_chunks_two_panels", 0, 151, 259, 2, 2},
     {"fixed_many_chunks_many_panels", 0, 7, 13, 43, 40},
+    {"fixed_many_chunks_two_panels", 0, 7, 259, 43, 2},
+    {"fixed_odd_chunks_three_panels", 0, 30, 173, 11, 3},
     {"fixed_one_chunk_one_column_panels", 0, 301, 1, 1, 517},
     {"fixed_one_row_chunks_resident_panel", 0, 1, 517, 301, 1},
 };

@@ -84,8 +84,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, Step06MultiGpu, testing::ValuesIn(kCases),
 TEST(Step06MultiGpuBalance, BothDevicesTakeChunks) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
-    // 128 chunks, each of which streams all of B (16 MiB): tens of milliseconds in all, and a
-    // worker holds at most two chunks ahead, so the other one cannot be left without work.
+    // 128 chunks, each of which multiplies all of B (16 MiB): tens of milliseconds in all, and a
+    // worker takes a chunk only a step before it computes it, so the other one cannot be left
+    // without work.
     const int m = 8192, n = 2048, k = 2048;
     Matrix<float> a(m, k), b(k, n);
     tutorial::fill_random(a, 31);

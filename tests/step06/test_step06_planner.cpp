@@ -54,15 +54,17 @@ void expect_partition(const std::vector<Piece>& pieces, int total, int size, Fir
 }
 
 // What an entry holds at once, recomputed from the plan's sizes rather than taken from it: up to
-// two chunks of A, two panels of B and two tiles of C, fewer only when there are not that many.
+// three chunks of A (two computing, one arriving), two panels of B and two tiles of C for each
+// computing chunk, fewer only when there are not that many.
 std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t e = plan.element_bytes;
     const std::uint64_t rows = static_cast<std::uint64_t>(plan.chunk_rows);
     const std::uint64_t cols = static_cast<std::uint64_t>(plan.panel_cols);
     const std::uint64_t chunks = plan.chunks.size(), panels = plan.panels.size();
-    return std::min<std::uint64_t>(2, chunks) * rows * plan.k * e +
+    const std::uint64_t computing = std::min<std::uint64_t>(2, chunks);
+    return std::min<std::uint64_t>(3, chunks) * rows * plan.k * e +
            std::min<std::uint64_t>(2, panels) * plan.k * cols * e +
-           std::min<std::uint64_t>(2, chunks * panels) * rows * cols * e;
+           std::min<std::uint64_t>(2 * computing, chunks * panels) * rows * cols * e;
 }
 
 // Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
@@ -175,17 +177,21 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     const Plan big = step06::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
     EXPECT_EQ(big.chunk_rows, step06::kPreferredChunkRows);
     EXPECT_EQ(big.panel_cols, step06::kPreferredPanelCols);
-    EXPECT_EQ(big.chunks.size(), 4u);
+    EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step06::kPreferredChunkRows));
     EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step06::kPreferredPanelCols));
-    EXPECT_EQ(big.buffers.a_buffers, 2);
+    // Three chunks of A (two computing, one arriving), two panels, two tiles per computing chunk.
+    EXPECT_EQ(big.buffers.a_buffers, 3);
     EXPECT_EQ(big.buffers.b_buffers, 2);
-    EXPECT_EQ(big.buffers.c_buffers, 2);
+    EXPECT_EQ(big.buffers.c_buffers, 4);
 
-    // 5000 rows: two even chunks, rounded up to a multiple of 128.
+    // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the rest.
     const Plan uneven = step06::plan_multiply(request(5000, 300, 20, 80 * kGiB));
-    EXPECT_EQ(uneven.chunk_rows, 2560);
-    EXPECT_EQ(uneven.chunks.size(), 2u);
-    EXPECT_EQ(uneven.chunks.back().rows, 5000 - 2560);
+    EXPECT_EQ(uneven.chunk_rows, 1792);
+    EXPECT_EQ(uneven.chunks.size(), 3u);
+    EXPECT_EQ(uneven.chunks.back().rows, 5000 - 2 * 1792);
+    // One panel covers B, and three tiles are all there are of C.
+    EXPECT_EQ(uneven.buffers.b_buffers, 1);
+    EXPECT_EQ(uneven.buffers.c_buffers, 3);
 
     // Four entries on 1000 rows: every entry can get a chunk.
     const Plan shared = step06::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
@@ -201,39 +207,51 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_TRUE(all.b_resident());
     EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 203 + 203 * 517 + 301 * 517));
 
-    // 700,000 bytes: one chunk next to a 128-wide panel needs 760,508, so chunks of at most
-    // 185 rows. Two chunks of 151 would not be multiples of 128; three are (128, 128, 45), and one
-    // chunk more is worth that. The panels get what is left: at most 185 columns, 3 x 173 (five
-    // panels would be needed to make them multiples of 128, two more than three).
+    // 700,000 bytes, against a 128-wide panel (two buffers of B, 207,872 bytes): one chunk of 301
+    // rows needs 760,508 with two tiles of C; two chunks of 151 need 762,344 with four. Three
+    // chunks take three buffers of A and four tiles, 4,484 bytes a row: at most 109 rows, spread
+    // evenly as 101, 101, 99 (too short to round to 128). The panels get what is left, 3,240
+    // bytes a column: at most 140, which four panels of 130 would use; one more panel makes them
+    // multiples of 128 (4 x 128 + 5), and one more is worth that.
     const Plan two = step06::plan_multiply(request(301, 517, 203, 700000));
-    EXPECT_EQ(two.chunk_rows, 128);
+    EXPECT_EQ(two.chunk_rows, 101);
     EXPECT_EQ(two.chunks.size(), 3u);
-    EXPECT_EQ(two.panel_cols, 173);
-    EXPECT_EQ(two.panels.size(), 3u);
+    EXPECT_EQ(two.panel_cols, 128);
+    EXPECT_EQ(two.panels.size(), 5u);
+    EXPECT_EQ(two.buffers.total_bytes(), 3u * 101 * 203 * 4 + 2u * 203 * 128 * 4 + 4u * 101 * 128 * 4);
 
-    // 64 KiB: not even one row fits next to a 128-wide panel, so both shrink together to 19.
+    // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 207,872
+    // bytes), so both shrink together: 4,060 s + 16 s^2 bytes for a side of s, at most 15.
     const Plan many = step06::plan_multiply(request(301, 517, 203, 64 * 1024));
-    EXPECT_EQ(many.chunk_rows, 19);
-    EXPECT_EQ(many.chunks.size(), 16u);
-    EXPECT_EQ(many.panel_cols, 19);
-    EXPECT_EQ(many.panels.size(), 28u);
+    EXPECT_EQ(many.chunk_rows, 15);
+    EXPECT_EQ(many.chunks.size(), 21u);
+    EXPECT_EQ(many.panel_cols, 15);
+    EXPECT_EQ(many.panels.size(), 35u);
 
     // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
-    // that: 4 chunks of 4096 rows (2 x 256 MiB) and 8 panels of 2048 columns (2 x 128 MiB).
+    // that: 8 chunks of 2048 rows (3 x 128 MiB) and 8 panels of 2048 columns (2 x 128 MiB, and
+    // 4 x 16 MiB of C).
     const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, kGiB));
-    EXPECT_EQ(out_of_core.chunks.size(), 4u);
-    EXPECT_EQ(out_of_core.chunk_rows, 4096);
+    EXPECT_EQ(out_of_core.chunks.size(), 8u);
+    EXPECT_EQ(out_of_core.chunk_rows, 2048);
     EXPECT_EQ(out_of_core.panels.size(), 8u);
     EXPECT_EQ(out_of_core.panel_cols, 2048);
-    EXPECT_EQ(out_of_core.buffers.total_bytes(), 832 * kMiB);
+    EXPECT_EQ(out_of_core.buffers.total_bytes(), 704 * kMiB);
+    // That budget forces at least four chunks: three (5462 rows) would need three buffers of
+    // 5462 rows of A, more than 1 GiB; four (4096 rows) fit.
+    PlanRequest three = request(16384, 16384, 16384, kGiB);
+    three.chunk_rows = 5462;
+    EXPECT_THROW(step06::plan_multiply(three), std::invalid_argument);
+    three.chunk_rows = 4096;
+    EXPECT_EQ(step06::plan_multiply(three).chunks.size(), 4u);
 
-    // 700 MiB leave 188 MiB next to the two chunks of A: panels of at most 1203 columns, which
-    // 14 panels of 1171 would use; 15 panels make them multiples of 128 (14 x 1152 + 256).
+    // 700 MiB leave 316 MiB next to the three chunks of A, 160 KiB a column (two panels of B and
+    // four tiles of C): at most 2022 columns, 9 panels of 1821, rounded up to 1920 (the last 1024).
     const Plan tight = step06::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
-    EXPECT_EQ(tight.chunks.size(), 4u);
-    EXPECT_EQ(tight.panel_cols, 1152);
-    EXPECT_EQ(tight.panels.size(), 15u);
-    EXPECT_EQ(tight.panels.back().cols, 256);
+    EXPECT_EQ(tight.chunks.size(), 8u);
+    EXPECT_EQ(tight.panel_cols, 1920);
+    EXPECT_EQ(tight.panels.size(), 9u);
+    EXPECT_EQ(tight.panels.back().cols, 1024);
     EXPECT_LE(tight.buffers.total_bytes(), 700 * kMiB);
 }
 
@@ -259,8 +277,8 @@ TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 2 x C tile (16 bytes) = "
-                        "160 bytes of a 1.00 MiB budget"),
+    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 4 x C tile (16 bytes) = "
+                        "192 bytes of a 1.00 MiB budget"),
               std::string::npos)
         << text;
 }

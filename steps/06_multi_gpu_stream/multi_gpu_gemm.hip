@@ -204,6 +204,22 @@ struct PanelSlot {
 std::size_t join_step(std::size_t local, std::size_t panels) {
     return panels == 1 ? local : local / 2 * panels + local % 2;
 }
+
+// The step in which the worker takes its `local`-th chunk (local >= 1) from the queue and queues
+// the copy of its rows of A, after that step's panel of B. The second chunk of a pair is taken in
+// the step it joins: its partner starts on the new panel alone (one kernel of a 2048-row chunk
+// nearly fills an H100) and it follows once its rows are in, rather than holding the panel back
+// behind them. The first chunk of a pair is taken half a pass of B ahead, in the middle of the
+// steps in which its buffer is already free, so its copy fills a gap between panel copies. With
+// one panel the chunks go one per step, each taken a step ahead.
+std::size_t take_step(std::size_t local, std::size_t panels) {
+    const std::size_t join = join_step(local, panels);
+    if (panels == 1)
+        return join - 1;
+    if (local % 2 == 1)
+        return join;
+    return join - std::max<std::size_t>(1, panels / 2);
+}
 // [join]
 
 // [worker]
@@ -269,7 +285,8 @@ class Worker {
         }
     }
 
-    bool take_chunk();
+    // Takes a chunk in `step` (0 for the first chunk, before any step).
+    bool take_chunk(std::size_t step = 0);
     // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer.
     void copy_rows_of_a(std::size_t local, int first, int rows) {
         const Chunk& chunk = job_.plan.chunks[chunks_[local].index];
@@ -310,40 +327,43 @@ class Worker {
 // [worker]
 
 // [steps]
-// A chunk joins in the step that join_step() gives it and is taken from the queue one step before,
-// so that its rows of A arrive while the step before computes: early enough, and late enough that
-// it stays in the queue for whichever worker is free first until then. Its copy of A is queued
-// after that step's panel, which the kernels need sooner.
+// Each step: the panel of B it needs (unless still on the device), the chunks taken in it (see
+// take_step), then one kernel per chunk computing in it. A chunk stays in the queue until shortly
+// before its rows are needed, for whichever worker is free first.
 void Worker::run() {
     const std::size_t panels = job_.plan.panels.size();
     begin_.record(copy_in_.get());
     bool more = take_chunk();  // joins in step 0
-    for (std::size_t step = 0;; ++step) {
+    auto computing_in = [&](std::size_t step) {
         std::vector<std::size_t> computing;
         for (std::size_t j = 0; j < chunks_.size(); ++j) {
             if (chunks_[j].join <= step && step < chunks_[j].join + panels)
                 computing.push_back(j);
         }
-        if (computing.empty())
+        return computing;
+    };
+    for (std::size_t step = 0;; ++step) {
+        const std::vector<std::size_t> before = computing_in(step);
+        if (before.empty())
             break;  // join_step() leaves no step empty before the last chunk is done
         const int panel = static_cast<int>(step % panels);
-        const std::size_t slot = bring_panel(panel, computing.front());
+        const std::size_t slot = bring_panel(panel, before.front());
         if (!chunks_[0].rest_queued) {
             const int top_rows = chunks_[0].top_rows;
             copy_rows_of_a(0, top_rows, job_.plan.chunks[chunks_[0].index].rows - top_rows);
             chunks_[0].copy_done.record(copy_in_.get());
             chunks_[0].rest_queued = true;
         }
-        while (more && join_step(chunks_.size(), panels) == step + 1) {
+        while (more && take_step(chunks_.size(), panels) <= step) {
             // The host waits until step - 2 is done: the chunk stays in the queue until then.
             if (step >= 2) {
                 for (std::size_t t = step_tiles_[step - 2]; t < step_tiles_[step - 1]; ++t)
                     wait_for_tile(t, /*stream=*/nullptr);
             }
-            more = take_chunk();
+            more = take_chunk(step);
         }
         step_tiles_.push_back(tiles_.size());
-        for (const std::size_t j : computing)
+        for (const std::size_t j : computing_in(step))
             enqueue_tile(j, panel, slot);
     }
     for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
@@ -355,7 +375,7 @@ void Worker::run() {
 // chunk's kernels are done. Nothing can compute before the first chunk of A and the first panel
 // of B are in, so the first chunk comes in two pieces: its top rows now, the rest after the first
 // panel (run), and the first kernel starts on the top rows while the rest arrives.
-bool Worker::take_chunk() {
+bool Worker::take_chunk(std::size_t step) {
     if (job_.stop.load())
         return false;
     const std::size_t index = job_.next_chunk.fetch_add(1);
@@ -368,10 +388,10 @@ bool Worker::take_chunk() {
     events.buffer = local % a_.size();
     events.join = join_step(local, job_.plan.panels.size());
     if (local >= a_.size()) {
-        // join_step() lets the buffer's last chunk end at least a step before this one is taken,
+        // take_step() lets the buffer's last chunk end at least a step before this one is taken,
         // so its kernels are all queued and the copy can wait for them.
         const ChunkEvents& previous = chunks_[local - a_.size()];
-        if (previous.join + job_.plan.panels.size() + 1 > events.join)
+        if (previous.join + job_.plan.panels.size() > step)
             throw std::logic_error("step06: a chunk of A would overwrite one still computing");
         wait_for_chunk(local - a_.size(), copy_in_.get());
     }

@@ -64,8 +64,8 @@ struct Panel {
 
 /// The device buffers one entry allocates for a given chunk height and panel width, and never
 /// more than can be in use: three chunks of A (two computing, one arriving), two panels of B (one
-/// read while the next arrives) and two tiles of C per computing chunk (one being written while
-/// the other goes home); fewer where the plan has fewer chunks, panels or tiles.
+/// read while the next arrives) and a tile of C per computing chunk plus one on its way home;
+/// fewer where the plan has fewer chunks, panels or tiles.
 struct BufferSet {
     int a_buffers = 0;  ///< chunks of A: rows x k
     int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)

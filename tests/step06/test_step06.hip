@@ -147,8 +147,8 @@ struct PlanCase {
 
 const PlanCase kPlanCases[] = {
     {"budget_all_one_chunk_one_panel", 0, 0, 0, 1, 1},
-    {"budget_700000_three_chunks_five_panels", 700000, 0, 0, 3, 5},
-    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 21, 35},
+    {"budget_700000_two_chunks_five_panels", 700000, 0, 0, 2, 5},
+    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 21, 33},
     {"fixed_two_chunks_two_panels", 0, 151, 259, 2, 2},
     {"fixed_many_chunks_many_panels", 0, 7, 13, 43, 40},
     {"fixed_many_chunks_two_panels", 0, 7, 259, 43, 2},

@@ -54,8 +54,8 @@ void expect_partition(const std::vector<Piece>& pieces, int total, int size, Fir
 }
 
 // What an entry holds at once, recomputed from the plan's sizes rather than taken from it: up to
-// three chunks of A (two computing, one arriving), two panels of B and two tiles of C for each
-// computing chunk, fewer only when there are not that many.
+// three chunks of A (two computing, one arriving), two panels of B and a tile of C for each
+// computing chunk plus one going home, fewer only when there are not that many.
 std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t e = plan.element_bytes;
     const std::uint64_t rows = static_cast<std::uint64_t>(plan.chunk_rows);
@@ -64,7 +64,7 @@ std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t computing = std::min<std::uint64_t>(2, chunks);
     return std::min<std::uint64_t>(3, chunks) * rows * plan.k * e +
            std::min<std::uint64_t>(2, panels) * plan.k * cols * e +
-           std::min<std::uint64_t>(2 * computing, chunks * panels) * rows * cols * e;
+           std::min<std::uint64_t>(computing + 1, chunks * panels) * rows * cols * e;
 }
 
 // Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
@@ -179,10 +179,11 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(big.panel_cols, step06::kPreferredPanelCols);
     EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step06::kPreferredChunkRows));
     EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step06::kPreferredPanelCols));
-    // Three chunks of A (two computing, one arriving), two panels, two tiles per computing chunk.
+    // Three chunks of A (two computing, one arriving), two panels, a tile per computing chunk and
+    // one going home.
     EXPECT_EQ(big.buffers.a_buffers, 3);
     EXPECT_EQ(big.buffers.b_buffers, 2);
-    EXPECT_EQ(big.buffers.c_buffers, 4);
+    EXPECT_EQ(big.buffers.c_buffers, 3);
 
     // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the rest.
     const Plan uneven = step06::plan_multiply(request(5000, 300, 20, 80 * kGiB));
@@ -208,35 +209,35 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 203 + 203 * 517 + 301 * 517));
 
     // 700,000 bytes, against a 128-wide panel (two buffers of B, 207,872 bytes): one chunk of 301
-    // rows needs 760,508 with two tiles of C; two chunks of 151 need 762,344 with four. Three
-    // chunks take three buffers of A and four tiles, 4,484 bytes a row: at most 109 rows, spread
-    // evenly as 101, 101, 99 (too short to round to 128). The panels get what is left, 3,240
-    // bytes a column: at most 140, which four panels of 130 would use; one more panel makes them
-    // multiples of 128 (4 x 128 + 5), and one more is worth that.
+    // rows needs 760,508 with two tiles of C. Two chunks take two buffers of A and three tiles,
+    // 3,160 bytes a row: at most 155 rows. Spreading them as multiples of 128 would take three
+    // chunks, and a third buffer of A with them, which does not fit: 155 and 146. The panels get
+    // what is left, 3,484 bytes a column: 128, five panels (4 x 128 + 5).
     const Plan two = step06::plan_multiply(request(301, 517, 203, 700000));
-    EXPECT_EQ(two.chunk_rows, 101);
-    EXPECT_EQ(two.chunks.size(), 3u);
+    EXPECT_EQ(two.chunk_rows, 155);
+    EXPECT_EQ(two.chunks.size(), 2u);
     EXPECT_EQ(two.panel_cols, 128);
     EXPECT_EQ(two.panels.size(), 5u);
-    EXPECT_EQ(two.buffers.total_bytes(), 3u * 101 * 203 * 4 + 2u * 203 * 128 * 4 + 4u * 101 * 128 * 4);
+    EXPECT_EQ(two.buffers.total_bytes(), 2u * 155 * 203 * 4 + 2u * 203 * 128 * 4 + 3u * 155 * 128 * 4);
 
     // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 207,872
-    // bytes), so both shrink together: 4,060 s + 16 s^2 bytes for a side of s, at most 15.
+    // bytes), so both shrink together: 4,060 s + 12 s^2 bytes for a side of s, at most 15. The
+    // panels then get 1,804 bytes a column: 16.
     const Plan many = step06::plan_multiply(request(301, 517, 203, 64 * 1024));
     EXPECT_EQ(many.chunk_rows, 15);
     EXPECT_EQ(many.chunks.size(), 21u);
-    EXPECT_EQ(many.panel_cols, 15);
-    EXPECT_EQ(many.panels.size(), 35u);
+    EXPECT_EQ(many.panel_cols, 16);
+    EXPECT_EQ(many.panels.size(), 33u);
 
     // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
     // that: 8 chunks of 2048 rows (3 x 128 MiB) and 8 panels of 2048 columns (2 x 128 MiB, and
-    // 4 x 16 MiB of C).
+    // 3 x 16 MiB of C).
     const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, kGiB));
     EXPECT_EQ(out_of_core.chunks.size(), 8u);
     EXPECT_EQ(out_of_core.chunk_rows, 2048);
     EXPECT_EQ(out_of_core.panels.size(), 8u);
     EXPECT_EQ(out_of_core.panel_cols, 2048);
-    EXPECT_EQ(out_of_core.buffers.total_bytes(), 704 * kMiB);
+    EXPECT_EQ(out_of_core.buffers.total_bytes(), 688 * kMiB);
     // That budget forces at least four chunks: three (5462 rows) would need three buffers of
     // 5462 rows of A, more than 1 GiB; four (4096 rows) fit.
     PlanRequest three = request(16384, 16384, 16384, kGiB);
@@ -245,14 +246,21 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     three.chunk_rows = 4096;
     EXPECT_EQ(step06::plan_multiply(three).chunks.size(), 4u);
 
-    // 700 MiB leave 316 MiB next to the three chunks of A, 160 KiB a column (two panels of B and
-    // four tiles of C): at most 2022 columns, 9 panels of 1821, rounded up to 1920 (the last 1024).
+    // 700 MiB still hold the same plan: 688 MiB. Two buffers of a three-chunk plan alone would
+    // take 683 MiB, so even a planner with one chunk less in memory would need four chunks here.
     const Plan tight = step06::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
     EXPECT_EQ(tight.chunks.size(), 8u);
-    EXPECT_EQ(tight.panel_cols, 1920);
-    EXPECT_EQ(tight.panels.size(), 9u);
-    EXPECT_EQ(tight.panels.back().cols, 1024);
+    EXPECT_EQ(tight.panel_cols, 2048);
+    EXPECT_EQ(tight.panels.size(), 8u);
     EXPECT_LE(tight.buffers.total_bytes(), 700 * kMiB);
+
+    // 640 MiB leave 256 MiB next to the chunks of A, 152 KiB a column (two panels of B and three
+    // tiles of C): at most 1724 columns, 10 panels of 1639, rounded up to 1664 (the last 1408).
+    const Plan narrower = step06::plan_multiply(request(16384, 16384, 16384, 640 * kMiB));
+    EXPECT_EQ(narrower.chunks.size(), 8u);
+    EXPECT_EQ(narrower.panel_cols, 1664);
+    EXPECT_EQ(narrower.panels.size(), 10u);
+    EXPECT_EQ(narrower.panels.back().cols, 1408);
 }
 
 TEST(Step06Planner, OverridesAreTakenAndCapped) {
@@ -277,8 +285,8 @@ TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 4 x C tile (16 bytes) = "
-                        "192 bytes of a 1.00 MiB budget"),
+    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 3 x C tile (16 bytes) = "
+                        "176 bytes of a 1.00 MiB budget"),
               std::string::npos)
         << text;
 }

@@ -103,7 +103,7 @@ struct EntryStatistics {
     double compute_ms = 0.0;            ///< time at least one kernel was busy
     double copy_ms = 0.0;               ///< time at least one copy (in or out) was busy
     double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
-    double setup_ms = 0.0;     ///< host time for buffers, streams and handles, before any copy
+    double setup_ms = 0.0;     ///< host time before the first copy: streams, handles, first buffers
     double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing
     /// Every copy and kernel in the order the entry queued them: for each step its panel of B (if
     /// it was copied), the chunks of A taken in it, then each tile's kernel and its copy of C. A

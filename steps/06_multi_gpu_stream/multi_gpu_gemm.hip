@@ -443,10 +443,9 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
     const int k = job_.plan.k, n = job_.plan.n;
     PanelCopy& copy = panel_copies_.emplace_back();
     copy.start.record(copy_in_.get());
-    HIP_CHECK(hipMemcpy2DAsync(b_[index].get(), panel.cols * sizeof(float),
-                               job_.b + panel.first_col, n * sizeof(float),
-                               panel.cols * sizeof(float), k, hipMemcpyHostToDevice,
-                               copy_in_.get()));
+    HIP_CHECK(hipMemcpy2DAsync(
+        b_[index].get(), panel.cols * sizeof(float), job_.b + panel.first_col, n * sizeof(float),
+        panel.cols * sizeof(float), k, hipMemcpyHostToDevice, copy_in_.get()));
     copy.done.record(copy_in_.get());
     log_.push_back({Operation::Kind::copy_b, oldest, panel_index, &copy.start, &copy.done});
     *slot = PanelSlot{};
@@ -495,8 +494,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
-    log_.push_back({Operation::Kind::kernel, local, panel_index, &tile.kernel_start,
-                    &tile.kernel_done});
+    log_.push_back(
+        {Operation::Kind::kernel, local, panel_index, &tile.kernel_start, &tile.kernel_done});
 
     // 2. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
@@ -506,8 +505,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
         c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
-    log_.push_back({Operation::Kind::copy_c, local, panel_index, &tile.copy_out_start,
-                    &tile.copy_out_done});
+    log_.push_back(
+        {Operation::Kind::copy_c, local, panel_index, &tile.copy_out_start, &tile.copy_out_done});
     ++statistics_.tiles;
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }

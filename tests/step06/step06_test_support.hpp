@@ -66,9 +66,9 @@ inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
 inline void expect_ordered(const step06::EntryStatistics& entry, int a_buffers, int b_buffers) {
     using Kind = step06::Operation::Kind;
     constexpr double slack = 0.01;
-    std::map<int, double> a_arrived;    // chunk -> when its rows of A were in
-    std::map<int, double> chunk_done;   // chunk -> when its last kernel so far ended
-    std::vector<int> taken;             // chunks in the order the entry copied them in
+    std::map<int, double> a_arrived;   // chunk -> when its rows of A were in
+    std::map<int, double> chunk_done;  // chunk -> when its last kernel so far ended
+    std::vector<int> taken;            // chunks in the order the entry copied them in
     double previous_kernel_end = 0.0;
     std::vector<double> kernel_ends;
     // The buffers of B, used longest ago first.

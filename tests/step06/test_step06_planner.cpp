@@ -185,7 +185,8 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(big.buffers.b_buffers, 2);
     EXPECT_EQ(big.buffers.c_buffers, 3);
 
-    // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the rest.
+    // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the
+    // rest.
     const Plan uneven = step06::plan_multiply(request(5000, 300, 20, 80 * kGiB));
     EXPECT_EQ(uneven.chunk_rows, 1792);
     EXPECT_EQ(uneven.chunks.size(), 3u);
@@ -218,7 +219,8 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(two.chunks.size(), 2u);
     EXPECT_EQ(two.panel_cols, 128);
     EXPECT_EQ(two.panels.size(), 5u);
-    EXPECT_EQ(two.buffers.total_bytes(), 2u * 155 * 203 * 4 + 2u * 203 * 128 * 4 + 3u * 155 * 128 * 4);
+    EXPECT_EQ(two.buffers.total_bytes(),
+              2u * 155 * 203 * 4 + 2u * 203 * 128 * 4 + 3u * 155 * 128 * 4);
 
     // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 207,872
     // bytes), so both shrink together: 4,060 s + 12 s^2 bytes for a side of s, at most 15. The

@@ -151,8 +151,6 @@ constexpr std::size_t kNone = SIZE_MAX;
 
 // The events of one tile (one chunk times one panel): its kernel and its copy of C home.
 struct TileEvents {
-    std::size_t chunk = 0;  // worker-local chunk
-    int panel = 0;          // index into Plan::panels
     Event kernel_start, kernel_done;
     Event copy_out_start, copy_out_done;
 };
@@ -163,17 +161,15 @@ struct PanelCopy {
 };
 
 // A worker's chunk: which one it is, when it computes, where its rows of A are and when they
-// arrived. A worker's first chunk of A arrives in two pieces (see Worker::run): top_rows > 0
-// rows first, and the rest after the first panel of B.
+// arrived. A worker's first chunk of A arrives in two pieces (see take_chunk): top_rows > 0 rows
+// first, and the rest after the first panel of B.
 struct ChunkEvents {
     std::size_t index = 0;   // into Plan::chunks
     std::size_t buffer = 0;  // into the worker's buffers of A
     std::size_t join = 0;    // its first step; it computes in steps join .. join + panels - 1
     Event copy_start, copy_done;
-    int top_rows = 0;         // rows in the first piece; 0: copied in one piece
-    Event top_done;           // the first piece is in
-    bool rest_queued = true;  // false until the second piece is queued
-    bool first_kernel = true;
+    int top_rows = 0;  // rows in the first piece; 0: copied in one piece
+    Event top_done;    // the first piece is in
     std::size_t last_tile[kLanes] = {kNone, kNone};  // its last kernel on each compute stream
 };
 
@@ -310,7 +306,7 @@ class Worker {
     // An operation for the timeline, in the order the worker queued it.
     struct Logged {
         Operation::Kind kind;
-        std::size_t chunk;  // worker-local
+        std::size_t chunk;  // index into Plan::chunks
         int panel;
         const Event* start;
         const Event* stop;
@@ -355,15 +351,16 @@ void Worker::run() {
         if (before.empty())
             break;  // join_step() leaves no step empty before the last chunk is done
         const int panel = static_cast<int>(step % panels);
-        const std::size_t slot = bring_panel(panel, before.front());
-        if (!chunks_[0].rest_queued) {
-            const int top_rows = chunks_[0].top_rows;
-            copy_rows_of_a(0, top_rows, job_.plan.chunks[chunks_[0].index].rows - top_rows);
-            chunks_[0].copy_done.record(copy_in_.get());
-            chunks_[0].rest_queued = true;
-        }
-        if (step == 0)
+        const std::size_t slot = bring_panel(panel, chunks_[before.front()].index);
+        if (step == 0) {
+            ChunkEvents& first = chunks_[0];
+            if (first.top_rows > 0) {  // the rest of the first chunk, after the first panel
+                copy_rows_of_a(0, first.top_rows,
+                               job_.plan.chunks[first.index].rows - first.top_rows);
+                first.copy_done.record(copy_in_.get());
+            }
             allocate_rest();  // while the first chunk of A and the first panel arrive
+        }
         while (more && take_step(chunks_.size(), panels) <= step) {
             // The host waits until step - 2 is done: the chunk stays in the queue until then.
             if (step >= 2) {
@@ -373,7 +370,7 @@ void Worker::run() {
             more = take_chunk(step);
         }
         step_tiles_.push_back(tiles_.size());
-        for (const std::size_t j : computing_in(step))
+        for (const std::size_t j : computing_in(step))  // with the chunks that joined just now
             enqueue_tile(j, panel, slot);
     }
     for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
@@ -408,14 +405,13 @@ bool Worker::take_chunk(std::size_t step) {
     events.copy_start.record(copy_in_.get());
     if (local == 0 && chunk.rows >= 2 * kGranule) {
         events.top_rows = chunk.rows / 2 / kGranule * kGranule;  // a whole number of block rows
-        events.rest_queued = false;
         copy_rows_of_a(local, 0, events.top_rows);
         events.top_done.record(copy_in_.get());
     } else {
         copy_rows_of_a(local, 0, chunk.rows);
         events.copy_done.record(copy_in_.get());
     }
-    log_.push_back({Operation::Kind::copy_a, local, -1, &events.copy_start, &events.copy_done});
+    log_.push_back({Operation::Kind::copy_a, index, -1, &events.copy_start, &events.copy_done});
     ++statistics_.chunks;
     statistics_.rows += chunk.rows;
     statistics_.bytes_to_device += elements(chunk.rows, job_.plan.k) * sizeof(float);
@@ -426,8 +422,8 @@ bool Worker::take_chunk(std::size_t step) {
 // [bring panel]
 // Returns the buffer that holds panel `panel_index` of B, copying it in first unless a buffer
 // holds it already (only when there are no more panels than buffers). The copy goes into the
-// buffer used longest ago, once the kernels that read it are done. `oldest` is the chunk the copy
-// is listed under in the timeline.
+// buffer used longest ago, once the kernels that read it are done. `oldest` (an index into
+// Plan::chunks) is the chunk the copy is listed under in the timeline.
 std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
     auto slot = std::find_if(slots_.begin(), slots_.end(),
                              [&](const PanelSlot& s) { return s.panel == panel_index; });
@@ -466,14 +462,11 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
     const Panel& panel = plan.panels[static_cast<std::size_t>(panel_index)];
     const std::size_t t = tiles_.size();
     TileEvents& tile = tiles_.emplace_back();
-    tile.chunk = local;
-    tile.panel = panel_index;
     const std::size_t lane = t % kLanes;
     const hipStream_t compute = compute_[lane].get();
     slots_[slot].last_read_by[lane] = t;
     events.last_tile[lane] = t;
-    const int top_rows = events.first_kernel ? events.top_rows : 0;
-    events.first_kernel = false;
+    const int top_rows = t == 0 ? events.top_rows : 0;  // the worker's first tile is chunk 0's
 
     // 1. The kernel, once the chunk of A and the panel are in and the C buffer has gone home. The
     //    worker's very first tile starts on the top rows of A while the rest is still arriving.
@@ -494,8 +487,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
-    log_.push_back(
-        {Operation::Kind::kernel, local, panel_index, &tile.kernel_start, &tile.kernel_done});
+    log_.push_back({Operation::Kind::kernel, events.index, panel_index, &tile.kernel_start,
+                    &tile.kernel_done});
 
     // 2. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
@@ -505,8 +498,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
         c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
-    log_.push_back(
-        {Operation::Kind::copy_c, local, panel_index, &tile.copy_out_start, &tile.copy_out_done});
+    log_.push_back({Operation::Kind::copy_c, events.index, panel_index, &tile.copy_out_start,
+                    &tile.copy_out_done});
     ++statistics_.tiles;
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
@@ -522,8 +515,8 @@ EntryStatistics Worker::statistics() const {
         const Interval interval{logged.start->milliseconds_since(begin_),
                                 logged.stop->milliseconds_since(begin_)};
         (logged.kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
-        result.operations.push_back({logged.kind, static_cast<int>(chunks_[logged.chunk].index),
-                                     logged.panel, interval.begin, interval.end});
+        result.operations.push_back({logged.kind, static_cast<int>(logged.chunk), logged.panel,
+                                     interval.begin, interval.end});
         result.span_ms = std::max(result.span_ms, interval.end);
     }
     result.compute_ms = covered_ms(kernels);

@@ -85,7 +85,7 @@ endif()
 if(TUTORIAL_GPU_RUNTIME STREQUAL "NONE")
     set(TUTORIAL_HAS_GPU_RUNTIME FALSE)
     message(STATUS "GPU runtime: NONE (${TUTORIAL_GPU_RUNTIME_REASON}): building step 01 and the "
-                   "CPU-side tests only; steps 02-06 and the GPU tests need GPU_RUNTIME=CUDA or HIP")
+                   "CPU-side tests only; steps 02-07 and the GPU tests need GPU_RUNTIME=CUDA or HIP")
 else()
     set(TUTORIAL_HAS_GPU_RUNTIME TRUE)
     message(STATUS "GPU runtime: ${TUTORIAL_GPU_RUNTIME} (${TUTORIAL_GPU_RUNTIME_REASON})")

@@ -53,7 +53,7 @@ STEP_TITLES = {
     "03": "tiled 2x2",
     "04": "tiled 16x16",
     "05": "LDS float4",
-    "06": "multi-GPU stream",
+    "07": "multi-GPU stream",
 }
 # Step pages, relative to the repository root, for links from the results page.
 STEP_PAGES = {
@@ -62,7 +62,7 @@ STEP_PAGES = {
     "03": "steps/03_tiled_2x2/README.md",
     "04": "steps/04_tiled_16x16/README.md",
     "05": "steps/05_lds_float4/README.md",
-    "06": "steps/06_multi_gpu_stream/README.md",
+    "07": "steps/07_multi_gpu_stream/README.md",
 }
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16")}

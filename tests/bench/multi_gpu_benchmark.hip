@@ -1,10 +1,10 @@
 /// \file
-/// \brief `multi_gpu_benchmark`: step 06 against its own inner kernel and against cuBLASXt, in one
+/// \brief `multi_gpu_benchmark`: step 07 against its own inner kernel and against cuBLASXt, in one
 /// run, on the same inputs.
 ///
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
 ///  - "resident": the inner kernel alone on matrices already in device 0's memory (events);
-///  - "stream, 1 device": step06::gemm from pinned host memory on the first listed device, with a
+///  - "stream, 1 device": step07::gemm from pinned host memory on the first listed device, with a
 ///    budget of a third of A + B + C by default, so the multiply runs out of core in at least four
 ///    chunks at n = 16384 (host wall time, transfers included);
 ///  - "stream, all devices": the same on every listed device (when more than one is listed);
@@ -69,7 +69,7 @@ struct Measurement {
     std::vector<int> devices;
     tutorial::TimingSummary timing;
     bool verified = false;
-    std::optional<step06::GemmStatistics> statistics;  // for the stream rows
+    std::optional<step07::GemmStatistics> statistics;  // for the stream rows
 };
 
 struct Ratio {
@@ -152,12 +152,12 @@ struct Inputs {
 };
 
 // The inner kernel alone, on matrices in the first device's memory, event-timed.
-Measurement measure_resident(step06::InnerKernel inner, int device, Inputs& inputs,
+Measurement measure_resident(step07::InnerKernel inner, int device, Inputs& inputs,
                              int iterations) {
     tutorial::select_device(device);
     const int n = inputs.n;
     std::unique_ptr<tutorial::VendorBlas> vendor;
-    if (inner == step06::InnerKernel::vendor) {
+    if (inner == step07::InnerKernel::vendor) {
         std::string why_not;
         vendor = tutorial::make_vendor_blas(why_not);
     }
@@ -168,19 +168,19 @@ Measurement measure_resident(step06::InnerKernel inner, int device, Inputs& inpu
     HIP_CHECK(hipMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
     auto run = [&] {
         switch (inner) {
-            case step06::InnerKernel::step05:
+            case step07::InnerKernel::step05:
                 step05::gemm(a.get(), b.get(), c.get(), n, n, n, stream.get(),
                              step05::Variant::reg8x8_db);
                 break;
-            case step06::InnerKernel::step04:
+            case step07::InnerKernel::step04:
                 step04::gemm<float>(a.get(), b.get(), c.get(), n, n, n, stream.get(), 32);
                 break;
-            case step06::InnerKernel::vendor:
+            case step07::InnerKernel::vendor:
                 vendor->sgemm(a.get(), b.get(), c.get(), n, n, n, stream.get());
                 break;
         }
     };
-    Measurement result{"resident", step06::inner_kernel_name(inner), {device}, {}, false, {}};
+    Measurement result{"resident", step07::inner_kernel_name(inner), {device}, {}, false, {}};
     result.timing = tutorial::time_with_events(stream.get(), 1, iterations, run);
     stream.synchronize();
     HIP_CHECK(hipMemcpy(inputs.host_c.get(), c.get(), c.bytes(), hipMemcpyDeviceToHost));
@@ -197,19 +197,19 @@ void time_from_host(Measurement& result, Inputs& inputs, int iterations,
         inputs.verify_c(result.what + " " + result.inner + " on " + join(result.devices));
 }
 
-Measurement measure_stream(step06::InnerKernel inner, const std::vector<int>& devices,
+Measurement measure_stream(step07::InnerKernel inner, const std::vector<int>& devices,
                            const Settings& settings, std::uint64_t budget, Inputs& inputs) {
-    step06::MultiGpuOptions options;
+    step07::MultiGpuOptions options;
     options.devices = devices;
     options.device_memory_bytes = budget;
     options.inner = inner;
     options.chunk_rows = settings.chunk_rows;
     options.panel_cols = settings.panel_cols;
-    options.host_memory = step06::HostMemory::pinned;
-    Measurement result{"stream", step06::inner_kernel_name(inner), devices, {}, false, {}};
+    options.host_memory = step07::HostMemory::pinned;
+    Measurement result{"stream", step07::inner_kernel_name(inner), devices, {}, false, {}};
     const int n = inputs.n;
     time_from_host(result, inputs, settings.iterations, [&] {
-        result.statistics = step06::gemm(inputs.host_a.get(), inputs.host_b.get(),
+        result.statistics = step07::gemm(inputs.host_a.get(), inputs.host_b.get(),
                                          inputs.host_c.get(), n, n, n, options);
     });
     return result;
@@ -228,15 +228,15 @@ Measurement measure_cublasxt(bench::HostBlas& blas, const std::vector<int>& devi
 std::string plan_text(const Measurement& m) {
     if (!m.statistics)
         return "-";
-    const step06::Plan& plan = m.statistics->plan;
+    const step07::Plan& plan = m.statistics->plan;
     return std::to_string(plan.chunks.size()) + "x" + std::to_string(plan.panels.size()) + " (" +
            std::to_string(plan.chunk_rows) + "x" + std::to_string(plan.panel_cols) + ")";
 }
 
 // Kernel busy time and hidden copy time over all entries of the last run, as percentages.
-std::pair<double, double> overlap(const step06::GemmStatistics& statistics) {
+std::pair<double, double> overlap(const step07::GemmStatistics& statistics) {
     double span = 0, compute = 0, copy = 0, hidden = 0;
-    for (const step06::EntryStatistics& entry : statistics.entries) {
+    for (const step07::EntryStatistics& entry : statistics.entries) {
         span += entry.span_ms;
         compute += entry.compute_ms;
         copy += entry.copy_ms;
@@ -260,15 +260,15 @@ void print_row(const Measurement& m, int n) {
     std::cout << "  " << (m.verified ? "verified" : "FAILED") << std::endl;
 }
 
-const char* kind_name(step06::Operation::Kind kind) {
+const char* kind_name(step07::Operation::Kind kind) {
     switch (kind) {
-        case step06::Operation::Kind::copy_a:
+        case step07::Operation::Kind::copy_a:
             return "copy_a";
-        case step06::Operation::Kind::copy_b:
+        case step07::Operation::Kind::copy_b:
             return "copy_b";
-        case step06::Operation::Kind::kernel:
+        case step07::Operation::Kind::kernel:
             return "kernel";
-        case step06::Operation::Kind::copy_c:
+        case step07::Operation::Kind::copy_c:
             return "copy_c";
     }
     return "?";
@@ -283,8 +283,8 @@ void write_trace(const std::string& path, const std::vector<Measurement>& rows) 
     for (const Measurement& m : rows) {
         if (!m.statistics)
             continue;
-        for (const step06::EntryStatistics& entry : m.statistics->entries) {
-            for (const step06::Operation& op : entry.operations) {
+        for (const step07::EntryStatistics& entry : m.statistics->entries) {
+            for (const step07::Operation& op : entry.operations) {
                 out << m.inner << "," << join(m.devices, ' ') << "," << entry.entry << ","
                     << entry.device << "," << kind_name(op.kind) << "," << op.chunk << ","
                     << op.panel << "," << op.begin_ms << "," << op.end_ms << "\n";
@@ -318,7 +318,7 @@ void write_json(const Settings& settings, const std::vector<std::string>& gpus, 
             << ", \"gflops\": "
             << tutorial::gflops(settings.n, settings.n, settings.n, m.timing.median_ms);
         if (m.statistics) {
-            const step06::Plan& plan = m.statistics->plan;
+            const step07::Plan& plan = m.statistics->plan;
             const auto [busy, hidden] = overlap(*m.statistics);
             out << ", \"chunks\": " << plan.chunks.size() << ", \"panels\": " << plan.panels.size()
                 << ", \"chunk_rows\": " << plan.chunk_rows
@@ -387,24 +387,24 @@ int run(const Settings& settings) {
         budget = matrix_bytes;  // a third of A + B + C
     } else if (settings.device_memory != "all") {
         try {
-            budget = step06::parse_byte_size(settings.device_memory);
+            budget = step07::parse_byte_size(settings.device_memory);
         } catch (const std::invalid_argument& error) {
             throw tutorial::UsageError(std::string("--device-memory: ") + error.what());
         }
     }
 
-    std::vector<step06::InnerKernel> inners;
+    std::vector<step07::InnerKernel> inners;
     std::stringstream list(settings.inner);
     std::string item;
     while (std::getline(list, item, ',')) {
-        step06::InnerKernel inner;
+        step07::InnerKernel inner;
         try {
-            inner = step06::parse_inner_kernel(item);
+            inner = step07::parse_inner_kernel(item);
         } catch (const std::invalid_argument& error) {
             throw tutorial::UsageError(std::string("--inner: ") + error.what());
         }
         tutorial::select_device(devices.front());
-        if (const auto why_not = step06::inner_kernel_unavailable(inner)) {
+        if (const auto why_not = step07::inner_kernel_unavailable(inner)) {
             std::cout << "inner kernel " << item << " skipped: " << *why_not << "\n";
             continue;
         }
@@ -428,12 +428,12 @@ int run(const Settings& settings) {
     const std::string host_blas_name =
         xt_first ? (xt_all ? xt_all->name() : xt_first->name()) : "none (" + why_no_host_blas + ")";
 
-    step06::MultiGpuOptions probe;
+    step07::MultiGpuOptions probe;
     probe.devices = first;
     probe.device_memory_bytes = budget;
     probe.chunk_rows = settings.chunk_rows;
     probe.panel_cols = settings.panel_cols;
-    const step06::Plan plan = step06::plan_for(n, n, n, probe);
+    const step07::Plan plan = step07::plan_for(n, n, n, probe);
     const std::uint64_t resolved_budget = plan.budget_bytes;
 
     std::cout << "GPUs:";
@@ -444,7 +444,7 @@ int run(const Settings& settings) {
               << "\nn = " << n << ", devices " << join(devices) << ", budget per entry "
               << tutorial::format_bytes(resolved_budget)
               << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
-              << "\none device: " << step06::describe_plan(plan)
+              << "\none device: " << step07::describe_plan(plan)
               << "timing: 1 warm-up, then the median of " << settings.iterations
               << " runs; resident: events, stream and cublasxt: host wall time from host "
                  "matrices to host result\n\n";
@@ -462,7 +462,7 @@ int run(const Settings& settings) {
         all_verified = all_verified && m.verified;
         rows.push_back(std::move(m));
     };
-    for (const step06::InnerKernel inner : inners) {
+    for (const step07::InnerKernel inner : inners) {
         record(measure_resident(inner, devices.front(), inputs, settings.iterations));
         record(measure_stream(inner, first, settings, budget, inputs));
         if (devices.size() > 1)
@@ -478,8 +478,8 @@ int run(const Settings& settings) {
     std::vector<Ratio> ratios;
     const Measurement* xt_one = find(rows, "cublasxt", "cuBLASXt", first);
     const Measurement* xt_many = find(rows, "cublasxt", "cuBLASXt", distinct);
-    for (const step06::InnerKernel inner : inners) {
-        const std::string name = step06::inner_kernel_name(inner);
+    for (const step07::InnerKernel inner : inners) {
+        const std::string name = step07::inner_kernel_name(inner);
         const Measurement* resident = find(rows, "resident", name, first);
         const Measurement* one = find(rows, "stream", name, first);
         const Measurement* many =
@@ -527,7 +527,7 @@ int run(const Settings& settings) {
 int main(int argc, char** argv) {
     Settings settings;
     CLI::App app{
-        "Step 06 against its inner kernel on device-resident matrices and against "
+        "Step 07 against its inner kernel on device-resident matrices and against "
         "cuBLASXt, from pinned host memory, in one run.",
         "multi_gpu_benchmark"};
     app.add_option("--n", settings.n, "m = n = k (default 16384)")->check(CLI::Range(1, 46340));

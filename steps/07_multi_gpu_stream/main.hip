@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 06's program: the 4x4 worked example cut into 2 chunks and 2 panels, then a
+/// \brief Step 07's program: the 4x4 worked example cut into 2 chunks and 2 panels, then a
 /// multiply of any size from host memory on the listed devices, out of core within a memory budget.
 #include <hip/hip_runtime.h>
 
@@ -28,8 +28,8 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step06_multi_gpu_stream",
-    "Step 06: C = A·B from host memory on one or more GPUs, out of core: rows of A and C in chunks "
+    "step07_multi_gpu_stream",
+    "Step 07: C = A·B from host memory on one or more GPUs, out of core: rows of A and C in chunks "
     "shared out from a queue, B streamed through each device in column panels, copies overlapped "
     "with the multiply.",
     "A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}} in float, cut into 2 chunks of 2 rows and "
@@ -67,16 +67,16 @@ int parse_count(const std::string& option, const std::string& text) {
 
 // [options]
 // The step's own options arrive as text; bad text is a usage error that names the option.
-step06::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
-    step06::MultiGpuOptions multi;
+step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
+    step07::MultiGpuOptions multi;
     const std::string& memory = options.extra.at("--device-memory");
     try {
-        multi.device_memory_bytes = memory == "all" ? 0 : step06::parse_byte_size(memory);
+        multi.device_memory_bytes = memory == "all" ? 0 : step07::parse_byte_size(memory);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what() + ", or all");
     }
     try {
-        multi.inner = step06::parse_inner_kernel(options.extra.at("--inner"));
+        multi.inner = step07::parse_inner_kernel(options.extra.at("--inner"));
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--inner: ") + error.what());
     }
@@ -108,9 +108,9 @@ std::vector<int> resolve_devices(const std::vector<int>& listed) {
 // [options]
 
 // The plan, with the planner's refusal (a budget too small, say) turned into a usage error.
-step06::Plan plan_or_usage_error(int m, int n, int k, const step06::MultiGpuOptions& multi) {
+step07::Plan plan_or_usage_error(int m, int n, int k, const step07::MultiGpuOptions& multi) {
     try {
-        return step06::plan_for(m, n, k, multi);
+        return step07::plan_for(m, n, k, multi);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(error.what());
     }
@@ -129,8 +129,8 @@ std::string milliseconds(double value) {
 }
 
 // Who did what in the last call: chunks, bytes, and how well the copies hid behind the kernels.
-void print_statistics(const step06::GemmStatistics& statistics, bool with_times) {
-    for (const step06::EntryStatistics& entry : statistics.entries) {
+void print_statistics(const step07::GemmStatistics& statistics, bool with_times) {
+    for (const step07::EntryStatistics& entry : statistics.entries) {
         std::cout << "  entry " << entry.entry << " on device " << entry.device << ": "
                   << entry.chunks << (entry.chunks == 1 ? " chunk" : " chunks") << " ("
                   << entry.rows << " rows, " << entry.tiles << " tiles, " << entry.panel_copies
@@ -151,28 +151,28 @@ void print_statistics(const step06::GemmStatistics& statistics, bool with_times)
 }
 
 // [worked example]
-int run_worked_example(const tutorial::Options& options, const step06::MultiGpuOptions& multi) {
+int run_worked_example(const tutorial::Options& options, const step07::MultiGpuOptions& multi) {
     const tutorial::Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
     const tutorial::Matrix<float> b = a;
     tutorial::Matrix<float> c(4, 4);
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
 
-    step06::MultiGpuOptions example = multi;
+    step07::MultiGpuOptions example = multi;
     example.device_memory_bytes = kExampleBudget;
     example.chunk_rows = 2;                              // rows 0-1 and rows 2-3 of A and C
     example.panel_cols = 2;                              // columns 0-1 and columns 2-3 of B and C
-    example.host_memory = step06::HostMemory::pageable;  // tutorial::Matrix is ordinary memory
-    const step06::GemmStatistics statistics =
-        step06::gemm(a.data(), b.data(), c.data(), 4, 4, 4, example);
+    example.host_memory = step07::HostMemory::pageable;  // tutorial::Matrix is ordinary memory
+    const step07::GemmStatistics statistics =
+        step07::gemm(a.data(), b.data(), c.data(), 4, 4, 4, example);
     // [worked example]
     if (!options.quiet) {
-        std::cout << step06::describe_plan(statistics.plan);
+        std::cout << step07::describe_plan(statistics.plan);
         print_statistics(statistics, /*with_times=*/false);
     }
     return tutorial::report_worked_example(
         options,
         std::string("Worked example: A (4 x 4) times B (4 x 4) in float, inner kernel ") +
-            step06::inner_kernel_name(multi.inner),
+            step07::inner_kernel_name(multi.inner),
         a, b, c);
 }
 
@@ -189,24 +189,24 @@ std::string device_names(const std::vector<int>& devices) {
 }
 
 // [general multiply]
-int run_general(const tutorial::Options& options, step06::MultiGpuOptions multi) {
+int run_general(const tutorial::Options& options, step07::MultiGpuOptions multi) {
     const int m = options.m, n = options.n, k = options.k;
     // The budget is resolved once, so every timed call follows the plan printed here.
     const bool all_memory = multi.device_memory_bytes == 0;
-    multi.device_memory_bytes = step06::resolve_budget(multi);
-    const step06::Plan plan = plan_or_usage_error(m, n, k, multi);
+    multi.device_memory_bytes = step07::resolve_budget(multi);
+    const step07::Plan plan = plan_or_usage_error(m, n, k, multi);
     const std::string names = device_names(multi.devices);
     if (!options.quiet) {
         std::cout << "\nGeneral multiply on " << multi.devices.size()
                   << (multi.devices.size() == 1 ? " device entry" : " device entries")
                   << ", devices " << names << ": C (" << m << " x " << n << ") = A (" << m << " x "
                   << k << ") B (" << k << " x " << n << "), random values in [-1, 1], seed "
-                  << options.seed << ", inner kernel " << step06::inner_kernel_name(multi.inner)
+                  << options.seed << ", inner kernel " << step07::inner_kernel_name(multi.inner)
                   << "\n"
                   << "Budget per device entry: "
                   << tutorial::format_bytes(multi.device_memory_bytes)
                   << (all_memory ? " (all: free memory less 512 MiB)" : "") << "\n"
-                  << step06::describe_plan(plan);
+                  << step07::describe_plan(plan);
     }
 
     tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -218,15 +218,15 @@ int run_general(const tutorial::Options& options, step06::MultiGpuOptions multi)
     std::memcpy(host_b.get(), b.data(), b.bytes());
     // All bits set is a NaN: an element that no run writes fails the verification.
     std::memset(host_c.get(), 0xFF, c.bytes());
-    multi.host_memory = step06::HostMemory::pinned;
+    multi.host_memory = step07::HostMemory::pinned;
 
-    step06::GemmStatistics last;
+    step07::GemmStatistics last;
     auto multiply = [&] {
-        last = step06::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, multi);
+        last = step07::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, multi);
     };
     tutorial::RunReport report;
-    report.step = "06";
-    report.variant = std::string("stream_") + step06::inner_kernel_name(multi.inner);
+    report.step = "07";
+    report.variant = std::string("stream_") + step07::inner_kernel_name(multi.inner);
     report.device = names;
     report.m = m;
     report.n = n;
@@ -272,11 +272,11 @@ int main(int argc, char** argv) {
     return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
         if (!options.quiet)
             std::cout << kStep.summary << "\n\n";
-        step06::MultiGpuOptions multi = parse_step_options(options);
+        step07::MultiGpuOptions multi = parse_step_options(options);
         multi.devices = resolve_devices(options.devices);
         // Chosen first, so a machine without a GPU stops here with a clear message.
         tutorial::select_device(multi.devices.front());
-        if (const auto why_not = step06::inner_kernel_unavailable(multi.inner))
+        if (const auto why_not = step07::inner_kernel_unavailable(multi.inner))
             throw tutorial::UsageError("--inner vendor: " + *why_not);
 
         const int example = run_worked_example(options, multi);

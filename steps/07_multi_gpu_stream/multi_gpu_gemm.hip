@@ -27,7 +27,7 @@
 #include "tiled_gemm.hpp"
 #include "timeline.hpp"
 
-namespace step06 {
+namespace step07 {
 namespace {
 
 using tutorial::DeviceBuffer;
@@ -399,7 +399,7 @@ bool Worker::take_chunk(std::size_t step) {
         // so its kernels are all queued and the copy can wait for them.
         const ChunkEvents& previous = chunks_[local - a_.size()];
         if (previous.join + job_.plan.panels.size() > step)
-            throw std::logic_error("step06: a chunk of A would overwrite one still computing");
+            throw std::logic_error("step07: a chunk of A would overwrite one still computing");
         wait_for_chunk(local - a_.size(), copy_in_.get());
     }
     events.copy_start.record(copy_in_.get());
@@ -556,7 +556,7 @@ const char* inner_kernel_name(InnerKernel inner) {
         case InnerKernel::vendor:
             return "vendor";
     }
-    throw std::invalid_argument("step06::inner_kernel_name: not an InnerKernel");
+    throw std::invalid_argument("step07::inner_kernel_name: not an InnerKernel");
 }
 
 InnerKernel parse_inner_kernel(const std::string& text) {
@@ -600,7 +600,7 @@ std::uint64_t resolve_budget(const MultiGpuOptions& options) {
 Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
     if (options.devices.empty()) {
         throw std::invalid_argument(
-            "step06::gemm: the list of devices is empty; name at least one device");
+            "step07::gemm: the list of devices is empty; name at least one device");
     }
     if (const auto reason = tutorial::gpu_unavailable_reason())
         throw tutorial::RuntimeFailure(*reason);
@@ -628,11 +628,11 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
 GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
                     const MultiGpuOptions& options) {
     if (m < 0 || n < 0 || k < 0)
-        throw std::invalid_argument("step06::gemm: negative size");
+        throw std::invalid_argument("step07::gemm: negative size");
     if (m == 0 || n == 0)
         return {};  // C is empty
     if (a == nullptr || b == nullptr || c == nullptr)
-        throw std::invalid_argument("step06::gemm: a null matrix pointer");
+        throw std::invalid_argument("step07::gemm: a null matrix pointer");
     if (k == 0) {
         std::fill(c, c + elements(m, n), 0.0f);  // empty sums
         return {};
@@ -685,4 +685,4 @@ GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int 
 }
 // [gemm]
 
-}  // namespace step06
+}  // namespace step07

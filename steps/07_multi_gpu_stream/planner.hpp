@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 06's chunk planner: how C is cut into row chunks and B into column panels so that
+/// \brief Step 07's chunk planner: how C is cut into row chunks and B into column panels so that
 /// each device entry's buffers fit its memory budget. Pure host code, no HIP.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace step06 {
+namespace step07 {
 
 /// Chunk rows and panel columns are multiples of this where the budget and the sizes allow: it is
 /// the edge of step 05's block tile, so a chunk or panel that is a multiple of it leaves no
@@ -125,4 +125,4 @@ std::string describe_plan(const Plan& plan);
 /// for zero and for sizes beyond 2^62 bytes.
 std::uint64_t parse_byte_size(const std::string& text);
 
-}  // namespace step06
+}  // namespace step07

@@ -1,4 +1,4 @@
-// Step 06 on one GPU: every shape, every kind of plan (one, two and many chunks and panels, from
+// Step 07 on one GPU: every shape, every kind of plan (one, two and many chunks and panels, from
 // budgets and from overrides), each inner kernel, a device listed twice, pinned and pageable host
 // memory, and the faults: bad devices, a budget too small, an allocation that fails.
 #include <gtest/gtest.h>
@@ -16,11 +16,11 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/step06/step06_test_support.hpp"
+#include "tests/step07/step07_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 
-using step06::InnerKernel;
-using step06::MultiGpuOptions;
+using step07::InnerKernel;
+using step07::MultiGpuOptions;
 using tutorial::Matrix;
 
 namespace {
@@ -40,8 +40,8 @@ void PrintTo(const Shape& shape, std::ostream* out) {
 // Skips a test of the vendor inner kernel, with the reason, on a build without a vendor BLAS.
 #define SKIP_IF_UNAVAILABLE(inner)                                                      \
     do {                                                                                \
-        if (const auto why_not_ = step06::inner_kernel_unavailable(inner))              \
-            GTEST_SKIP() << "inner kernel " << step06::inner_kernel_name(inner) << ": " \
+        if (const auto why_not_ = step07::inner_kernel_unavailable(inner))              \
+            GTEST_SKIP() << "inner kernel " << step07::inner_kernel_name(inner) << ": " \
                          << *why_not_;                                                  \
     } while (false)
 
@@ -62,16 +62,16 @@ Matrix<int> to_int(const Matrix<float>& matrix) {
 // Random A and B for a shape, multiplied with `options` and checked against the reference; the
 // statistics must add up too.
 void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64_t seed,
-                     step06::GemmStatistics* statistics = nullptr) {
+                     step07::GemmStatistics* statistics = nullptr) {
     Matrix<float> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, seed);
     tutorial::fill_random(b, seed + 1);
-    step06::GemmStatistics local;
-    step06::GemmStatistics& result = statistics != nullptr ? *statistics : local;
-    const Matrix<float> c = step06_test::multiply(a, b, options, &result);
+    step07::GemmStatistics local;
+    step07::GemmStatistics& result = statistics != nullptr ? *statistics : local;
+    const Matrix<float> c = step07_test::multiply(a, b, options, &result);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << shape_name(s) << ": " << report.summary();
-    step06_test::expect_consistent(result, s.m, s.n, s.k);
+    step07_test::expect_consistent(result, s.m, s.n, s.k);
 }
 
 }  // namespace
@@ -85,8 +85,8 @@ TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
     options.device_memory_bytes = 1 << 20;
     options.chunk_rows = 2;
     options.panel_cols = 2;
-    step06::GemmStatistics statistics;
-    const Matrix<float> c = step06_test::multiply(a, a, options, &statistics);
+    step07::GemmStatistics statistics;
+    const Matrix<float> c = step07_test::multiply(a, a, options, &statistics);
     const float expected[4][4] = {
         {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
     for (int i = 0; i < 4; ++i)
@@ -97,7 +97,7 @@ TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
     ASSERT_EQ(statistics.entries.size(), 1u);
     EXPECT_EQ(statistics.entries[0].chunks, 2);
     EXPECT_EQ(statistics.entries[0].tiles, 4);
-    step06_test::expect_consistent(statistics, 4, 4, 4);
+    step07_test::expect_consistent(statistics, 4, 4, 4);
 }
 
 // ---- shapes, with the plan the default budget ("all") gives -----------------------------------
@@ -117,7 +117,7 @@ TEST_P(Step06Shapes, SmallIntegersExactly) {
     Matrix<int> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, 300 + s.m, -8, 8);
     tutorial::fill_random(b, 400 + s.n, -8, 8);
-    const Matrix<float> c = step06_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
+    const Matrix<float> c = step07_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
     const auto report = tutorial::verify_gemm(a, b, to_int(c));
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -172,7 +172,7 @@ TEST_P(Step06Plans, EveryTileVerified) {
     options.chunk_rows = plan.chunk_rows;
     options.panel_cols = plan.panel_cols;
     options.inner = inner;
-    step06::GemmStatistics statistics;
+    step07::GemmStatistics statistics;
     expect_verified({301, 517, 203}, options, 7000, &statistics);
     EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks);
     EXPECT_EQ(statistics.plan.panels.size(), plan.panels);
@@ -182,10 +182,10 @@ TEST_P(Step06Plans, EveryTileVerified) {
 
 INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
                          testing::Combine(testing::ValuesIn(kPlanCases),
-                                          testing::ValuesIn(step06::kAllInnerKernels)),
+                                          testing::ValuesIn(step07::kAllInnerKernels)),
                          [](const testing::TestParamInfo<std::tuple<PlanCase, InnerKernel>>& info) {
                              return std::string(std::get<0>(info.param).name) + "_" +
-                                    step06::inner_kernel_name(std::get<1>(info.param));
+                                    step07::inner_kernel_name(std::get<1>(info.param));
                          });
 
 // ---- several workers on one GPU ---------------------------------------------------------------
@@ -196,10 +196,10 @@ TEST(Step06, DeviceListedTwiceSharesTheChunks) {
     options.devices = {0, 0};
     options.chunk_rows = 64;  // 17 chunks for two workers
     options.panel_cols = 300;
-    step06::GemmStatistics statistics;
+    step07::GemmStatistics statistics;
     expect_verified({1031, 1025, 1037}, options, 8000, &statistics);
     ASSERT_EQ(statistics.entries.size(), 2u);
-    for (const step06::EntryStatistics& entry : statistics.entries) {
+    for (const step07::EntryStatistics& entry : statistics.entries) {
         EXPECT_EQ(entry.device, 0);
         std::cout << "entry " << entry.entry << " took " << entry.chunks << " chunks\n";
     }
@@ -210,7 +210,7 @@ TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
     MultiGpuOptions options;
     options.devices = {0, 0, 0};
     options.device_memory_bytes = 256 * 1024;  // per entry
-    step06::GemmStatistics statistics;
+    step07::GemmStatistics statistics;
     expect_verified({777, 555, 333}, options, 8100, &statistics);
     EXPECT_GT(statistics.plan.chunks.size(), 3u);
     EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
@@ -220,11 +220,11 @@ TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions one, two;
     two.devices = {0, 0};
-    const std::uint64_t alone = step06::resolve_budget(one);
-    const std::uint64_t shared = step06::resolve_budget(two);
+    const std::uint64_t alone = step07::resolve_budget(one);
+    const std::uint64_t shared = step07::resolve_budget(two);
     EXPECT_GT(alone, 0u);
-    EXPECT_LE(shared, alone / 2 + step06_test::kMemoryTolerance);
-    EXPECT_GE(shared + step06_test::kMemoryTolerance, alone / 2);
+    EXPECT_LE(shared, alone / 2 + step07_test::kMemoryTolerance);
+    EXPECT_GE(shared + step07_test::kMemoryTolerance, alone / 2);
 }
 
 // ---- host memory ------------------------------------------------------------------------------
@@ -241,13 +241,13 @@ TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
     MultiGpuOptions options;
     options.chunk_rows = 100;
     options.panel_cols = 128;
-    for (const step06::HostMemory memory :
-         {step06::HostMemory::pinned, step06::HostMemory::pageable}) {
+    for (const step07::HostMemory memory :
+         {step07::HostMemory::pinned, step07::HostMemory::pageable}) {
         // Pinned memory declared pageable cannot be registered again: the copies must still work.
         std::memset(host_c.get(), 0xFF, c.bytes());
         options.host_memory = memory;
-        const step06::GemmStatistics statistics =
-            step06::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, options);
+        const step07::GemmStatistics statistics =
+            step07::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, options);
         std::memcpy(c.data(), host_c.get(), c.bytes());
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << statistics.host_memory << ": " << report.summary();
@@ -266,7 +266,7 @@ TEST(Step06, OverwritesCInsteadOfAccumulating) {
     options.chunk_rows = 16;
     options.panel_cols = 8;
     for (int run = 0; run < 2; ++run)
-        step06::gemm(a.data(), b.data(), c.data(), m, n, k, options);
+        step07::gemm(a.data(), b.data(), c.data(), m, n, k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -274,12 +274,12 @@ TEST(Step06, OverwritesCInsteadOfAccumulating) {
 TEST(Step06, EmptyProductsNeedNoDevice) {
     // m = 0 or n = 0: nothing to do; k = 0: C is all zeros (empty sums).
     float c[6] = {1, 2, 3, 4, 5, 6};
-    step06::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
-    step06::gemm(c, c, c, 2, 0, 2, MultiGpuOptions{});
+    step07::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
+    step07::gemm(c, c, c, 2, 0, 2, MultiGpuOptions{});
     for (int i = 0; i < 6; ++i)
         EXPECT_EQ(c[i], static_cast<float>(i + 1));
     const float a[1] = {0}, b[1] = {0};
-    step06::gemm(a, b, c, 2, 3, 0, MultiGpuOptions{});
+    step07::gemm(a, b, c, 2, 3, 0, MultiGpuOptions{});
     for (int i = 0; i < 6; ++i)
         EXPECT_EQ(c[i], 0.0f);
 }
@@ -288,9 +288,9 @@ TEST(Step06, EmptyProductsNeedNoDevice) {
 
 TEST(Step06Faults, NegativeSizesAndNullPointersAreRefused) {
     float x[4] = {};
-    EXPECT_THROW(step06::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
-    EXPECT_THROW(step06::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
-    EXPECT_THROW(step06::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step07::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step07::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step07::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
 }
 
 TEST(Step06Faults, ZeroDevicesAreRefused) {
@@ -298,7 +298,7 @@ TEST(Step06Faults, ZeroDevicesAreRefused) {
     MultiGpuOptions options;
     options.devices = {};
     try {
-        step06::gemm(x, x, x, 2, 2, 1, options);
+        step07::gemm(x, x, x, 2, 2, 1, options);
         FAIL() << "an empty device list was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("list of devices is empty"), std::string::npos)
@@ -312,7 +312,7 @@ TEST(Step06Faults, AnUnknownDeviceIsRefused) {
     MultiGpuOptions options;
     options.devices = {0, tutorial::device_count()};
     try {
-        step06::gemm(x, x, x, 2, 2, 1, options);
+        step07::gemm(x, x, x, 2, 2, 1, options);
         FAIL() << "device " << tutorial::device_count() << " was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("there is no device"), std::string::npos)
@@ -326,7 +326,7 @@ TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
     MultiGpuOptions options;
     options.device_memory_bytes = 1000;
     try {
-        step06::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        step07::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
         FAIL() << "a budget of 1000 bytes was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("smallest budget that works"), std::string::npos)
@@ -335,7 +335,7 @@ TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
 }
 
 TEST(Step06Faults, InnerKernelNamesRoundTrip) {
-    for (const InnerKernel inner : step06::kAllInnerKernels)
-        EXPECT_EQ(step06::parse_inner_kernel(step06::inner_kernel_name(inner)), inner);
-    EXPECT_THROW(step06::parse_inner_kernel("cublas"), std::invalid_argument);
+    for (const InnerKernel inner : step07::kAllInnerKernels)
+        EXPECT_EQ(step07::parse_inner_kernel(step07::inner_kernel_name(inner)), inner);
+    EXPECT_THROW(step07::parse_inner_kernel("cublas"), std::invalid_argument);
 }

@@ -1,5 +1,5 @@
 /// \file
-/// \brief What step 06's GPU tests share: a multiply from host matrices with C poisoned first,
+/// \brief What step 07's GPU tests share: a multiply from host matrices with C poisoned first,
 /// checks of the statistics, device memory readings and a deadline against hangs.
 #pragma once
 
@@ -24,18 +24,18 @@
 #include "common/matrix.hpp"
 #include "multi_gpu_gemm.hpp"
 
-namespace step06_test {
+namespace step07_test {
 
-/// C = A·B with step06::gemm from tutorial::Matrix (ordinary, pageable memory). C starts as NaN
+/// C = A·B with step07::gemm from tutorial::Matrix (ordinary, pageable memory). C starts as NaN
 /// everywhere, so an element no tile wrote fails any comparison.
 inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
                                         const tutorial::Matrix<float>& b,
-                                        const step06::MultiGpuOptions& options,
-                                        step06::GemmStatistics* statistics = nullptr) {
+                                        const step07::MultiGpuOptions& options,
+                                        step07::GemmStatistics* statistics = nullptr) {
     tutorial::Matrix<float> c(a.rows(), b.cols());
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    const step06::GemmStatistics result =
-        step06::gemm(a.data(), b.data(), c.data(), a.rows(), b.cols(), a.cols(), options);
+    const step07::GemmStatistics result =
+        step07::gemm(a.data(), b.data(), c.data(), a.rows(), b.cols(), a.cols(), options);
     if (statistics != nullptr)
         *statistics = result;
     return c;
@@ -46,7 +46,7 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
 /// chunks after the first start (chunks - 1) / 2 * P + (chunks - 1) % 2 steps in, and the last
 /// computes P steps. With one panel the chunks go one per step, and with no more panels than
 /// buffers every panel comes once and stays.
-inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
+inline int expected_panel_copies(const step07::Plan& plan, int chunks) {
     const int panels = static_cast<int>(plan.panels.size());
     if (chunks == 0)
         return 0;
@@ -63,8 +63,8 @@ inline int expected_panel_copies(const step06::Plan& plan, int chunks) {
 /// panel has ended; a chunk of A copied into a buffer starts after every kernel of the chunk that
 /// used the buffer before (`a_buffers` chunks earlier on this entry). Event times have microsecond
 /// resolution, hence the slack.
-inline void expect_ordered(const step06::EntryStatistics& entry, int a_buffers, int b_buffers) {
-    using Kind = step06::Operation::Kind;
+inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, int b_buffers) {
+    using Kind = step07::Operation::Kind;
     constexpr double slack = 0.01;
     std::map<int, double> a_arrived;   // chunk -> when its rows of A were in
     std::map<int, double> chunk_done;  // chunk -> when its last kernel so far ended
@@ -78,7 +78,7 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int a_buffers, 
         double read_until;  // when the last kernel that read it ended
     };
     std::vector<Buffer> resident;
-    for (const step06::Operation& op : entry.operations) {
+    for (const step07::Operation& op : entry.operations) {
         switch (op.kind) {
             case Kind::copy_a:
                 if (static_cast<int>(taken.size()) >= a_buffers) {
@@ -140,13 +140,13 @@ inline void expect_ordered(const step06::EntryStatistics& entry, int a_buffers, 
 /// The statistics must add up to the plan: every chunk taken once, every byte of C sent home
 /// once, each entry's copies in equal to its chunks of A plus the panels of B it copied, and its
 /// timeline in the order the events impose.
-inline void expect_consistent(const step06::GemmStatistics& statistics, int m, int n, int k) {
-    const step06::Plan& plan = statistics.plan;
+inline void expect_consistent(const step07::GemmStatistics& statistics, int m, int n, int k) {
+    const step07::Plan& plan = statistics.plan;
     const std::uint64_t e = sizeof(float);
     int chunks = 0;
     long long rows = 0;
     std::uint64_t to_host = 0;
-    for (const step06::EntryStatistics& entry : statistics.entries) {
+    for (const step07::EntryStatistics& entry : statistics.entries) {
         chunks += entry.chunks;
         rows += entry.rows;
         to_host += entry.bytes_to_host;
@@ -156,12 +156,12 @@ inline void expect_consistent(const step06::GemmStatistics& statistics, int m, i
         // Bytes in: the entry's rows of A, and each panel as often as the timeline copied it.
         std::uint64_t b_bytes = 0;
         int kernels = 0, copies_b = 0;
-        for (const step06::Operation& op : entry.operations) {
-            if (op.kind == step06::Operation::Kind::copy_b) {
+        for (const step07::Operation& op : entry.operations) {
+            if (op.kind == step07::Operation::Kind::copy_b) {
                 b_bytes += static_cast<std::uint64_t>(k) * plan.panels[op.panel].cols * e;
                 ++copies_b;
             }
-            if (op.kind == step06::Operation::Kind::kernel)
+            if (op.kind == step07::Operation::Kind::kernel)
                 ++kernels;
             EXPECT_LE(op.begin_ms, op.end_ms);
         }
@@ -207,10 +207,10 @@ inline std::exception_ptr run_with_deadline(const std::function<void()>& work, i
         }
     }).detach();
     if (result.wait_for(std::chrono::seconds(seconds)) != std::future_status::ready) {
-        std::cerr << "step06::gemm did not return within " << seconds << " s: it hangs\n";
+        std::cerr << "step07::gemm did not return within " << seconds << " s: it hangs\n";
         std::_Exit(EXIT_FAILURE);
     }
     return result.get();
 }
 
-}  // namespace step06_test
+}  // namespace step07_test

@@ -1,4 +1,4 @@
-// Step 06's host-side pieces, no GPU needed: the chunk planner, memory sizes and the timeline
+// Step 07's host-side pieces, no GPU needed: the chunk planner, memory sizes and the timeline
 // arithmetic behind the overlap figures.
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include "planner.hpp"
 #include "timeline.hpp"
 
-using step06::Plan;
-using step06::PlanRequest;
+using step07::Plan;
+using step07::PlanRequest;
 
 namespace {
 
@@ -79,7 +79,7 @@ std::vector<PlanRequest> feasible_requests() {
         for (const std::uint64_t budget : budgets) {
             for (const int entries : {1, 2, 3}) {
                 const PlanRequest r = request(s[0], s[1], s[2], budget, entries);
-                if (step06::buffers_for(r, 1, 1).total_bytes() <= budget)
+                if (step07::buffers_for(r, 1, 1).total_bytes() <= budget)
                     requests.push_back(r);
             }
         }
@@ -96,19 +96,19 @@ std::vector<PlanRequest> feasible_requests() {
 
 TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
     for (const PlanRequest& r : feasible_requests()) {
-        const Plan plan = step06::plan_multiply(r);
+        const Plan plan = step07::plan_multiply(r);
         // Chunks partition the rows and panels the columns, so their products tile C.
         expect_partition(
-            plan.chunks, r.m, plan.chunk_rows, [](const step06::Chunk& c) { return c.first_row; },
-            [](const step06::Chunk& c) { return c.rows; }, "chunks of " + describe(r));
+            plan.chunks, r.m, plan.chunk_rows, [](const step07::Chunk& c) { return c.first_row; },
+            [](const step07::Chunk& c) { return c.rows; }, "chunks of " + describe(r));
         expect_partition(
-            plan.panels, r.n, plan.panel_cols, [](const step06::Panel& p) { return p.first_col; },
-            [](const step06::Panel& p) { return p.cols; }, "panels of " + describe(r));
+            plan.panels, r.n, plan.panel_cols, [](const step07::Panel& p) { return p.first_col; },
+            [](const step07::Panel& p) { return p.cols; }, "panels of " + describe(r));
         // And, where C is small enough to count, element by element.
         if (static_cast<long long>(r.m) * r.n <= 2'000'000) {
             std::vector<int> produced(static_cast<std::size_t>(r.m) * r.n, 0);
-            for (const step06::Chunk& chunk : plan.chunks)
-                for (const step06::Panel& panel : plan.panels)
+            for (const step07::Chunk& chunk : plan.chunks)
+                for (const step07::Panel& panel : plan.panels)
                     for (int row = chunk.first_row; row < chunk.first_row + chunk.rows; ++row)
                         for (int col = panel.first_col; col < panel.first_col + panel.cols; ++col)
                             ++produced[static_cast<std::size_t>(row) * r.n + col];
@@ -122,7 +122,7 @@ TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
 
 TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
     for (const PlanRequest& r : feasible_requests()) {
-        const Plan plan = step06::plan_multiply(r);
+        const Plan plan = step07::plan_multiply(r);
         EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
         EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
         EXPECT_LE(static_cast<long long>(plan.chunk_rows) * r.k, 2147483647LL) << describe(r);
@@ -131,18 +131,18 @@ TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
 }
 
 TEST(Step06Planner, ImpossibleInputsAreRefused) {
-    EXPECT_THROW(step06::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step06::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step06::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, kGiB, /*entries=*/0)),
+    EXPECT_THROW(step07::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, kGiB, /*entries=*/0)),
                  std::invalid_argument);
-    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, kGiB, 1, -2)), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, kGiB, 1, -2)), std::invalid_argument);
     PlanRequest no_element = request(4, 4, 4, kGiB);
     no_element.element_bytes = 0;
-    EXPECT_THROW(step06::plan_multiply(no_element), std::invalid_argument);
-    EXPECT_THROW(step06::plan_multiply(request(4, 4, 4, /*budget=*/0)), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(no_element), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, /*budget=*/0)), std::invalid_argument);
     // A chunk of 65536 rows of k = 65536 would need 2^32 elements: more than an int indexes.
-    EXPECT_THROW(step06::plan_multiply(request(65536, 8, 65536, 1ull << 62, 1, 65536, 8)),
+    EXPECT_THROW(step07::plan_multiply(request(65536, 8, 65536, 1ull << 62, 1, 65536, 8)),
                  std::invalid_argument);
 }
 
@@ -152,7 +152,7 @@ TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
           request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
         std::string message;
         try {
-            step06::plan_multiply(base);
+            step07::plan_multiply(base);
             ADD_FAILURE() << "accepted " << describe(base);
             continue;
         } catch (const std::invalid_argument& error) {
@@ -165,20 +165,20 @@ TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
         const std::uint64_t least = std::stoull(match[1].str());
         PlanRequest enough = base;
         enough.budget_bytes = least;
-        EXPECT_NO_THROW(step06::plan_multiply(enough)) << message;
+        EXPECT_NO_THROW(step07::plan_multiply(enough)) << message;
         PlanRequest short_by_one = base;
         short_by_one.budget_bytes = least - 1;
-        EXPECT_THROW(step06::plan_multiply(short_by_one), std::invalid_argument) << message;
+        EXPECT_THROW(step07::plan_multiply(short_by_one), std::invalid_argument) << message;
     }
 }
 
 TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
-    const Plan big = step06::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
-    EXPECT_EQ(big.chunk_rows, step06::kPreferredChunkRows);
-    EXPECT_EQ(big.panel_cols, step06::kPreferredPanelCols);
-    EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step06::kPreferredChunkRows));
-    EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step06::kPreferredPanelCols));
+    const Plan big = step07::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
+    EXPECT_EQ(big.chunk_rows, step07::kPreferredChunkRows);
+    EXPECT_EQ(big.panel_cols, step07::kPreferredPanelCols);
+    EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step07::kPreferredChunkRows));
+    EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step07::kPreferredPanelCols));
     // Three chunks of A (two computing, one arriving), two panels, a tile per computing chunk and
     // one going home.
     EXPECT_EQ(big.buffers.a_buffers, 3);
@@ -187,7 +187,7 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
 
     // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the
     // rest.
-    const Plan uneven = step06::plan_multiply(request(5000, 300, 20, 80 * kGiB));
+    const Plan uneven = step07::plan_multiply(request(5000, 300, 20, 80 * kGiB));
     EXPECT_EQ(uneven.chunk_rows, 1792);
     EXPECT_EQ(uneven.chunks.size(), 3u);
     EXPECT_EQ(uneven.chunks.back().rows, 5000 - 2 * 1792);
@@ -196,14 +196,14 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(uneven.buffers.c_buffers, 3);
 
     // Four entries on 1000 rows: every entry can get a chunk.
-    const Plan shared = step06::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
+    const Plan shared = step07::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
     EXPECT_EQ(shared.chunks.size(), 4u);
 }
 
 TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     // 301 x 517 x 203 floats, worked out by hand in the comments.
     // Everything fits: one chunk, one panel, B resident, one buffer of each.
-    const Plan all = step06::plan_multiply(request(301, 517, 203, 80 * kGiB));
+    const Plan all = step07::plan_multiply(request(301, 517, 203, 80 * kGiB));
     EXPECT_EQ(all.chunks.size(), 1u);
     EXPECT_EQ(all.panels.size(), 1u);
     EXPECT_TRUE(all.b_resident());
@@ -214,7 +214,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     // 3,160 bytes a row: at most 155 rows. Spreading them as multiples of 128 would take three
     // chunks, and a third buffer of A with them, which does not fit: 155 and 146. The panels get
     // what is left, 3,484 bytes a column: 128, five panels (4 x 128 + 5).
-    const Plan two = step06::plan_multiply(request(301, 517, 203, 700000));
+    const Plan two = step07::plan_multiply(request(301, 517, 203, 700000));
     EXPECT_EQ(two.chunk_rows, 155);
     EXPECT_EQ(two.chunks.size(), 2u);
     EXPECT_EQ(two.panel_cols, 128);
@@ -225,7 +225,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 207,872
     // bytes), so both shrink together: 4,060 s + 12 s^2 bytes for a side of s, at most 15. The
     // panels then get 1,804 bytes a column: 16.
-    const Plan many = step06::plan_multiply(request(301, 517, 203, 64 * 1024));
+    const Plan many = step07::plan_multiply(request(301, 517, 203, 64 * 1024));
     EXPECT_EQ(many.chunk_rows, 15);
     EXPECT_EQ(many.chunks.size(), 21u);
     EXPECT_EQ(many.panel_cols, 16);
@@ -234,7 +234,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
     // that: 8 chunks of 2048 rows (3 x 128 MiB) and 8 panels of 2048 columns (2 x 128 MiB, and
     // 3 x 16 MiB of C).
-    const Plan out_of_core = step06::plan_multiply(request(16384, 16384, 16384, kGiB));
+    const Plan out_of_core = step07::plan_multiply(request(16384, 16384, 16384, kGiB));
     EXPECT_EQ(out_of_core.chunks.size(), 8u);
     EXPECT_EQ(out_of_core.chunk_rows, 2048);
     EXPECT_EQ(out_of_core.panels.size(), 8u);
@@ -244,13 +244,13 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     // 5462 rows of A, more than 1 GiB; four (4096 rows) fit.
     PlanRequest three = request(16384, 16384, 16384, kGiB);
     three.chunk_rows = 5462;
-    EXPECT_THROW(step06::plan_multiply(three), std::invalid_argument);
+    EXPECT_THROW(step07::plan_multiply(three), std::invalid_argument);
     three.chunk_rows = 4096;
-    EXPECT_EQ(step06::plan_multiply(three).chunks.size(), 4u);
+    EXPECT_EQ(step07::plan_multiply(three).chunks.size(), 4u);
 
     // 700 MiB still hold the same plan: 688 MiB. Two buffers of a three-chunk plan alone would
     // take 683 MiB, so even a planner with one chunk less in memory would need four chunks here.
-    const Plan tight = step06::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
+    const Plan tight = step07::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
     EXPECT_EQ(tight.chunks.size(), 8u);
     EXPECT_EQ(tight.panel_cols, 2048);
     EXPECT_EQ(tight.panels.size(), 8u);
@@ -258,7 +258,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
 
     // 640 MiB leave 256 MiB next to the chunks of A, 152 KiB a column (two panels of B and three
     // tiles of C): at most 1724 columns, 10 panels of 1639, rounded up to 1664 (the last 1408).
-    const Plan narrower = step06::plan_multiply(request(16384, 16384, 16384, 640 * kMiB));
+    const Plan narrower = step07::plan_multiply(request(16384, 16384, 16384, 640 * kMiB));
     EXPECT_EQ(narrower.chunks.size(), 8u);
     EXPECT_EQ(narrower.panel_cols, 1664);
     EXPECT_EQ(narrower.panels.size(), 10u);
@@ -266,24 +266,24 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
 }
 
 TEST(Step06Planner, OverridesAreTakenAndCapped) {
-    const Plan fixed = step06::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
+    const Plan fixed = step07::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
     EXPECT_EQ(fixed.chunks.size(), 2u);
     EXPECT_EQ(fixed.panels.size(), 2u);
     EXPECT_EQ(fixed.chunks[1].rows, 150);
     EXPECT_EQ(fixed.panels[1].cols, 258);
 
-    const Plan capped = step06::plan_multiply(request(30, 20, 10, 80 * kGiB, 1, 1000, 1000));
+    const Plan capped = step07::plan_multiply(request(30, 20, 10, 80 * kGiB, 1, 1000, 1000));
     EXPECT_EQ(capped.chunk_rows, 30);
     EXPECT_EQ(capped.panel_cols, 20);
 
     // Fixed sizes that do not fit are refused, not quietly changed.
-    EXPECT_THROW(step06::plan_multiply(request(301, 517, 203, 100000, 1, 301, 517)),
+    EXPECT_THROW(step07::plan_multiply(request(301, 517, 203, 100000, 1, 301, 517)),
                  std::invalid_argument);
 }
 
 TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
-    const Plan plan = step06::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
-    const std::string text = step06::describe_plan(plan);
+    const Plan plan = step07::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
+    const std::string text = step07::describe_plan(plan);
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
               std::string::npos)
         << text;
@@ -296,36 +296,36 @@ TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
 // ---- memory sizes -----------------------------------------------------------------------------
 
 TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
-    EXPECT_EQ(step06::parse_byte_size("2GiB"), 2 * kGiB);
-    EXPECT_EQ(step06::parse_byte_size("512MiB"), 512 * kMiB);
-    EXPECT_EQ(step06::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
-    EXPECT_EQ(step06::parse_byte_size("64kib"), 64u * 1024u);
-    EXPECT_EQ(step06::parse_byte_size("3GB"), 3000000000u);
-    EXPECT_EQ(step06::parse_byte_size("2tb"), 2000000000000u);
-    EXPECT_EQ(step06::parse_byte_size("1048576"), 1048576u);
-    EXPECT_EQ(step06::parse_byte_size("7B"), 7u);
+    EXPECT_EQ(step07::parse_byte_size("2GiB"), 2 * kGiB);
+    EXPECT_EQ(step07::parse_byte_size("512MiB"), 512 * kMiB);
+    EXPECT_EQ(step07::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
+    EXPECT_EQ(step07::parse_byte_size("64kib"), 64u * 1024u);
+    EXPECT_EQ(step07::parse_byte_size("3GB"), 3000000000u);
+    EXPECT_EQ(step07::parse_byte_size("2tb"), 2000000000000u);
+    EXPECT_EQ(step07::parse_byte_size("1048576"), 1048576u);
+    EXPECT_EQ(step07::parse_byte_size("7B"), 7u);
 }
 
 TEST(Step06ByteSize, RejectsWhatIsNotASize) {
     for (const char* text : {"", "lots", "1.2.3GiB", "-1", "0", "0.1", "2 GiBs", "GiB", "1e9",
                              "99999999999TiB", ".", " 2GiB"}) {
-        EXPECT_THROW(step06::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
+        EXPECT_THROW(step07::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
     }
 }
 
 // ---- the timeline -----------------------------------------------------------------------------
 
 TEST(Step06Timeline, CoveredTimeCountsOverlapsOnce) {
-    EXPECT_DOUBLE_EQ(step06::covered_ms({}), 0.0);
-    EXPECT_DOUBLE_EQ(step06::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
-    EXPECT_DOUBLE_EQ(step06::covered_ms({{5, 6}, {0, 10}}), 10.0);
-    EXPECT_DOUBLE_EQ(step06::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
+    EXPECT_DOUBLE_EQ(step07::covered_ms({}), 0.0);
+    EXPECT_DOUBLE_EQ(step07::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
+    EXPECT_DOUBLE_EQ(step07::covered_ms({{5, 6}, {0, 10}}), 10.0);
+    EXPECT_DOUBLE_EQ(step07::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
 }
 
 TEST(Step06Timeline, TimeCoveredByBoth) {
     // Copies 0-4 and 6-8, kernels 2-7: hidden copy time is 2-4 and 6-7.
-    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
-    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);
-    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({{0, 10}}, {{1, 2}, {1.5, 3}, {8, 12}}), 4.0);
-    EXPECT_DOUBLE_EQ(step06::covered_by_both_ms({}, {{0, 1}}), 0.0);
+    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
+    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);
+    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 10}}, {{1, 2}, {1.5, 3}, {8, 12}}), 4.0);
+    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({}, {{0, 1}}), 0.0);
 }

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 06's entry point: C = A·B for matrices in host memory, on one or more GPUs, out of
+/// \brief Step 07's entry point: C = A·B for matrices in host memory, on one or more GPUs, out of
 /// core: rows of A and C in chunks handed out from a shared queue, B streamed through each device
 /// in column panels, copies overlapped with the multiply.
 #pragma once
@@ -11,7 +11,7 @@
 
 #include "planner.hpp"
 
-namespace step06 {
+namespace step07 {
 
 /// The kernel that multiplies one chunk of A by one panel of B on a device. The orchestration is
 /// the same for all three, so comparing them separates what the streaming costs from what the
@@ -148,4 +148,4 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
                     const MultiGpuOptions& options);
 
-}  // namespace step06
+}  // namespace step07

@@ -1,4 +1,4 @@
-// Step 06's release test: an allocation that fails on one device entry must be reported, must not
+// Step 07's release test: an allocation that fails on one device entry must be reported, must not
 // hang, and must give back every byte the call had taken. It reads the device's free memory before
 // and after, so CTest runs it alone (RUN_SERIAL): another test allocating on the same GPU at the
 // same time would move that figure.
@@ -14,10 +14,10 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/step06/step06_test_support.hpp"
+#include "tests/step07/step07_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 
-using step06::MultiGpuOptions;
+using step07::MultiGpuOptions;
 using tutorial::Matrix;
 
 namespace {
@@ -41,13 +41,13 @@ TEST_P(Step06AllocationFailure, ReportedReleasedAndRecovered) {
     options.devices = GetParam();
     options.chunk_rows = 32;  // enough chunks for the healthy workers to be busy when it fails
     options.panel_cols = 128;
-    step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
-    const std::size_t before = step06_test::free_device_bytes(0);
+    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
+    const std::size_t before = step07_test::free_device_bytes(0);
 
     for (std::size_t failing = 0; failing < options.devices.size(); ++failing) {
         options.fail_allocation_on_entry = static_cast<int>(failing);
-        const std::exception_ptr error = step06_test::run_with_deadline(
-            [&] { step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
+        const std::exception_ptr error = step07_test::run_with_deadline(
+            [&] { step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
         ASSERT_TRUE(error) << "entry " << failing << " could not allocate, yet gemm succeeded";
         try {
             std::rethrow_exception(error);
@@ -57,14 +57,14 @@ TEST_P(Step06AllocationFailure, ReportedReleasedAndRecovered) {
         } catch (const std::exception& other) {
             ADD_FAILURE() << "expected a RuntimeFailure, got: " << other.what();
         }
-        const std::size_t after = step06_test::free_device_bytes(0);
-        EXPECT_LE(before, after + step06_test::kMemoryTolerance)
+        const std::size_t after = step07_test::free_device_bytes(0);
+        EXPECT_LE(before, after + step07_test::kMemoryTolerance)
             << "device memory not released: " << (before - after) << " bytes fewer free";
     }
 
     options.fail_allocation_on_entry = -1;
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    step06::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
+    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << "after the failures: " << report.summary();
 }

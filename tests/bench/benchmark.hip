@@ -54,7 +54,7 @@ struct Settings {
     int warmup = 3;
     double seconds_per_kernel = 10.0;
     double max_seconds_per_run = 10.0;
-    std::string filter;
+    std::vector<std::string> filters;  // a kernel runs when its 'step variant' contains any
     std::string json_path;
     std::string commit = "unknown";
     int device = 0;
@@ -307,7 +307,12 @@ int run(const Settings& settings) {
 
     std::vector<bench::Kernel> kernels;
     for (const bench::Kernel& kernel : bench::step_kernels()) {
-        if ((kernel.step + " " + kernel.variant).find(settings.filter) != std::string::npos)
+        const std::string name = kernel.step + " " + kernel.variant;
+        const bool wanted =
+            settings.filters.empty() ||
+            std::any_of(settings.filters.begin(), settings.filters.end(),
+                        [&](const std::string& f) { return name.find(f) != std::string::npos; });
+        if (wanted)
             kernels.push_back(kernel);
     }
     if (vendor) {
@@ -405,8 +410,10 @@ int main(int argc, char** argv) {
                    "fewer runs (at least 3) for kernels slower than this budget");
     app.add_option("--max-seconds-per-run", settings.max_seconds_per_run,
                    "skip a kernel where its last time predicts a longer run");
-    app.add_option("--filter", settings.filter,
-                   "only kernels whose 'step variant' contains this text");
+    app.add_option(
+           "--filter", settings.filters,
+           "only kernels whose 'step variant' contains one of these texts, e.g. '05 reg8x8_db,06 '")
+        ->delimiter(',');
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
     app.add_option("--commit", settings.commit, "the commit measured, recorded in the JSON");
     app.add_option("-d,--device", settings.device, "the device id")->check(CLI::NonNegativeNumber);

@@ -5,6 +5,7 @@
 #include "steps/03_tiled_2x2/tiled_gemm.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
 #include "steps/05_lds_float4/lds_float4_gemm.hpp"
+#include "steps/06_every_shape/every_shape_gemm.hpp"
 
 namespace bench {
 
@@ -35,6 +36,17 @@ std::vector<Kernel> step_kernels() {
             {"05", step05::variant_name(variant),
              Launch([variant](const float* a, const float* b, float* c, int m, int n, int k,
                               hipStream_t s) { step05::gemm(a, b, c, m, n, k, s, variant); })});
+    }
+    // Step 06: the rule's choice for each shape (the step's default), and each tile shape alone.
+    kernels.push_back({"06", "rule",
+                       Launch([](const float* a, const float* b, float* c, int m, int n, int k,
+                                 hipStream_t s) { step06::gemm(a, b, c, m, n, k, s); })});
+    for (const step06::TileShape tile : step06::kAllTileShapes) {
+        kernels.push_back({"06", step06::tile_name(tile),
+                           Launch([tile](const float* a, const float* b, float* c, int m, int n,
+                                         int k, hipStream_t s) {
+                               step06::gemm(a, b, c, m, n, k, s, {tile, 1});
+                           })});
     }
     return kernels;
 }

@@ -1,0 +1,160 @@
+#include "choose_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace step06 {
+namespace {
+
+// [rule constants]
+// Measured on an NVIDIA H100 (see the page): a 64 x 64 tile does 0.85 of the multiply-adds per
+// second of a 128 x 128 tile on a full multiprocessor, because each value it loads into shared
+// memory is used half as often.
+constexpr double kSpeed128x128 = 1.0;
+constexpr double kSpeed64x64 = 0.85;
+// A multiprocessor holding fewer blocks than it can runs each a little faster, not in proportion:
+// its speed scales as the fourth root of the share of its slots in use (fitted to the same
+// measurements).
+constexpr double kOccupancyExponent = 0.25;
+// Moving one float through device memory costs about as long as 40 multiply-adds: an H100 moves
+// 3.35 TB/s (0.84 G floats per ms) and does 33.5 T multiply-adds per second.
+constexpr double kMultiplyAddsPerFloatMoved = 40.0;
+// [rule constants]
+
+long long ceil_div(long long value, long long divisor) {
+    return (value + divisor - 1) / divisor;
+}
+
+double speed(TileShape tile) {
+    return tile == TileShape::t128x128 ? kSpeed128x128 : kSpeed64x64;
+}
+
+}  // namespace
+
+TileSize tile_size(TileShape tile) {
+    return tile == TileShape::t128x128 ? TileSize{128, 128} : TileSize{64, 64};
+}
+
+const char* tile_name(TileShape tile) {
+    switch (tile) {
+        case TileShape::t128x128:
+            return "128x128";
+        case TileShape::t64x64:
+            return "64x64";
+    }
+    throw std::invalid_argument("step06::tile_name: not a TileShape");
+}
+
+TileShape parse_tile_shape(const std::string& text) {
+    for (const TileShape tile : kAllTileShapes) {
+        if (text == tile_name(tile))
+            return tile;
+    }
+    throw std::invalid_argument("'" + text +
+                                "' is not a tile shape of step 06; choose 128x128 or 64x64");
+}
+
+std::string config_name(const Config& config) {
+    std::string name = tile_name(config.tile);
+    if (config.splits != 1)
+        name += " split " + std::to_string(config.splits);
+    return name;
+}
+
+void check_config(const Config& config) {
+    if (config.splits < 1 || config.splits > kMaxSplits) {
+        throw std::invalid_argument("a split factor of step 06 is a whole number from 1 to " +
+                                    std::to_string(kMaxSplits) + ", not " +
+                                    std::to_string(config.splits));
+    }
+}
+
+int parse_splits(const std::string& text) {
+    // Digits only (no sign, space or exponent), and at most two of them, before any conversion.
+    const bool digits =
+        !text.empty() && text.size() <= 2 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int splits = digits ? std::stoi(text) : 0;
+    if (splits < 1 || splits > kMaxSplits) {
+        throw std::invalid_argument("'" + text +
+                                    "' is not a split factor of step 06; choose a whole number "
+                                    "from 1 to " +
+                                    std::to_string(kMaxSplits));
+    }
+    return splits;
+}
+
+// [plan splits]
+SplitPlan plan_splits(int k, int splits) {
+    if (k <= 0)
+        return {0, 1};
+    const long long depth = ceil_div(ceil_div(k, splits), kSlice) * kSlice;
+    return {static_cast<int>(depth), static_cast<int>(ceil_div(k, depth))};
+}
+// [plan splits]
+
+int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
+    return tile == TileShape::t128x128 ? blocks_128x128 : blocks_64x64;
+}
+
+double Estimate::total() const {
+    return compute + reduction;
+}
+
+// [estimate]
+Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& device) {
+    const TileSize size = tile_size(config.tile);
+    const SplitPlan split = plan_splits(k, config.splits);
+    const long long tiles = ceil_div(m, size.rows) * ceil_div(n, size.cols);
+    const long long blocks = tiles * split.count;
+    const int resident = std::max(1, device.blocks_per_multiprocessor(config.tile));
+    const int multiprocessors = std::max(1, device.multiprocessors);
+
+    // The busiest multiprocessor gets ceil(blocks / multiprocessors) blocks; its work sets the
+    // time.
+    const long long busiest = ceil_div(blocks, multiprocessors);
+    const double occupancy = static_cast<double>(std::min<long long>(busiest, resident)) / resident;
+    const double work = static_cast<double>(busiest) * size.rows * size.cols * split.depth;
+    Estimate result{};
+    result.config = config;
+    result.blocks = static_cast<int>(blocks);
+    result.waves = static_cast<double>(blocks) / (static_cast<double>(multiprocessors) * resident);
+    result.compute = work / (speed(config.tile) * std::pow(occupancy, kOccupancyExponent));
+    // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
+    result.reduction = split.count == 1 ? 0.0
+                                        : kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
+                                              static_cast<double>(n) / multiprocessors;
+    return result;
+}
+// [estimate]
+
+std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device, int max_splits) {
+    std::vector<Estimate> all;
+    for (const TileShape tile : kAllTileShapes) {
+        for (const int splits : kRuleSplits) {
+            if (splits > max_splits)
+                continue;
+            // A split is worth trying only if every range keeps kMinSplitDepth columns and K
+            // really divides into that many ranges.
+            if (splits > 1 &&
+                (ceil_div(k, splits) < kMinSplitDepth || plan_splits(k, splits).count != splits)) {
+                continue;
+            }
+            all.push_back(estimate(m, n, k, {tile, splits}, device));
+        }
+    }
+    return all;
+}
+
+// [choose]
+Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits) {
+    const std::vector<Estimate> all = candidates(m, n, k, device, max_splits);
+    const auto best = std::min_element(
+        all.begin(), all.end(),
+        [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });
+    return best->config;
+}
+// [choose]
+
+}  // namespace step06

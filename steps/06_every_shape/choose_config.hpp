@@ -1,0 +1,113 @@
+/// \file
+/// \brief Step 06's configurations and the rule that picks one per shape: plain host code, no HIP,
+/// so the rule is tested on every build.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace step06 {
+
+/// The block tiles this step launches. Each is cut into warp tiles of 32 x 64 and thread tiles of
+/// 8 x 8; the measurements on the page decided on these two.
+enum class TileShape {
+    t128x128,  ///< 128 x 128 of C per block, 8 warps (256 threads)
+    t64x64,    ///< 64 x 64 of C per block, 2 warps (64 threads)
+};
+
+/// Every tile shape, largest first.
+constexpr TileShape kAllTileShapes[] = {TileShape::t128x128, TileShape::t64x64};
+
+/// Rows and columns of C that one block of `tile` computes.
+struct TileSize {
+    int rows;
+    int cols;
+};
+
+/// The tile's size.
+TileSize tile_size(TileShape tile);
+
+/// The tile's name as reports and the command line spell it: "128x128" or "64x64".
+const char* tile_name(TileShape tile);
+
+/// The tile called `text` (a name tile_name() returns). Throws std::invalid_argument naming the
+/// accepted names when there is none.
+TileShape parse_tile_shape(const std::string& text);
+
+/// Columns of A (rows of B) that every tile shape stages in shared memory per step of its loop.
+constexpr int kSlice = 16;
+
+/// The most ranges of K one multiply is split into.
+constexpr int kMaxSplits = 16;
+
+/// The split factors the rule considers (a forced configuration may use any from 1 to kMaxSplits).
+constexpr int kRuleSplits[] = {1, 2, 3, 4, 6, 8, 16};
+
+/// Each range of K has at least this many columns of A: shorter ranges make the reduction cost
+/// more than the parallelism gains.
+constexpr int kMinSplitDepth = 64;
+
+/// A way to run one multiply: which block tile, and into how many ranges K is split (1: no
+/// split-K, the blocks write C directly).
+struct Config {
+    TileShape tile = TileShape::t128x128;
+    int splits = 1;
+};
+
+/// "128x128" for one split, "64x64 split 4" for four.
+std::string config_name(const Config& config);
+
+/// Throws std::invalid_argument, naming the allowed range, when config.splits is not 1 to
+/// kMaxSplits.
+void check_config(const Config& config);
+
+/// Parses a split factor given as text ("4"); throws std::invalid_argument naming the allowed
+/// range otherwise.
+int parse_splits(const std::string& text);
+
+/// How K is actually cut for `splits` ranges: each range `depth` columns deep (a multiple of
+/// kSlice), `count` ranges in all (fewer than asked when K is short).
+struct SplitPlan {
+    int depth;
+    int count;
+};
+
+/// The split of K into at most `splits` ranges whose starts are multiples of kSlice, so that only
+/// the last range can end inside a slice. K = 0 gives one empty range.
+SplitPlan plan_splits(int k, int splits);
+
+/// What the rule needs to know of the GPU: its multiprocessors, and how many blocks of each tile
+/// shape one multiprocessor holds at once (from the occupancy calculator).
+struct DeviceSlots {
+    int multiprocessors = 1;
+    int blocks_128x128 = 1;  ///< resident 128 x 128 blocks per multiprocessor
+    int blocks_64x64 = 1;    ///< resident 64 x 64 blocks per multiprocessor
+
+    /// Resident blocks per multiprocessor for `tile`.
+    int blocks_per_multiprocessor(TileShape tile) const;
+};
+
+/// The rule's estimate for one configuration, in multiply-adds of one multiprocessor at the 128 x
+/// 128 tile's speed (only comparisons between estimates mean anything).
+struct Estimate {
+    Config config;
+    int blocks;            ///< blocks launched (tiles times splits)
+    double waves;          ///< blocks over the slots of all multiprocessors
+    double compute;        ///< the busiest multiprocessor's share of the multiply-adds
+    double reduction;      ///< the split-K reduction's memory traffic, in the same unit
+    double total() const;  ///< compute + reduction
+};
+
+/// The estimate for `config` on an m x n x k multiply.
+Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& device);
+
+/// Every configuration the rule considers for this shape (split factors up to `max_splits`), with
+/// its estimate, in the order tried.
+std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
+                                 int max_splits = kMaxSplits);
+
+/// The rule: the configuration with the smallest estimate (the first one on a tie). With
+/// `max_splits` = 1 it never splits K, so the multiply needs no workspace.
+Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits = kMaxSplits);
+
+}  // namespace step06

@@ -1,0 +1,432 @@
+#include "every_shape_gemm.hpp"
+
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "common/errors.hpp"
+#include "common/hip_check.hpp"
+
+namespace step06 {
+namespace {
+
+// ---- float4 access with a scalar fallback (as in step 05) -------------------------------------
+
+// Four consecutive elements of row `row` of a rows x cols row-major matrix, from column `col` on;
+// elements outside the matrix read as zero. kVectorized: cols is a multiple of 4, the pointer is
+// 16-byte aligned and col is a multiple of 4, so one 16-byte load fetches all four or none.
+template <bool kVectorized>
+__device__ inline float4 load4(const float* __restrict__ matrix, int rows, int cols, int row,
+                               int col) {
+    float4 value = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (row >= rows)
+        return value;
+    const float* line = matrix + row * cols;
+    if constexpr (kVectorized) {
+        if (col < cols)
+            value = *reinterpret_cast<const float4*>(line + col);
+    } else {
+        if (col + 0 < cols)
+            value.x = line[col + 0];
+        if (col + 1 < cols)
+            value.y = line[col + 1];
+        if (col + 2 < cols)
+            value.z = line[col + 2];
+        if (col + 3 < cols)
+            value.w = line[col + 3];
+    }
+    return value;
+}
+
+// The same for writing: elements outside the matrix are not written.
+template <bool kVectorized>
+__device__ inline void store4(float* __restrict__ matrix, int rows, int cols, int row, int col,
+                              float4 value) {
+    if (row >= rows)
+        return;
+    float* line = matrix + row * cols;
+    if constexpr (kVectorized) {
+        if (col < cols)
+            *reinterpret_cast<float4*>(line + col) = value;
+    } else {
+        if (col + 0 < cols)
+            line[col + 0] = value.x;
+        if (col + 1 < cols)
+            line[col + 1] = value.y;
+        if (col + 2 < cols)
+            line[col + 2] = value.z;
+        if (col + 3 < cols)
+            line[col + 3] = value.w;
+    }
+}
+
+// ---- the three levels of tiling ---------------------------------------------------------------
+
+// [tiling]
+// Block tile kBlockRows x kBlockCols of C, cut into warp tiles of kWarpRows x kWarpCols, cut into
+// thread tiles of kThreadRows x kThreadCols. A warp's 32 lanes form a kLaneRows x kLaneCols grid;
+// each lane's thread tile is made of 4 x 4 pieces spread over the warp tile, a piece stride apart,
+// so that neighbouring lanes read neighbouring float4 from shared memory.
+template <int kBlockRows_, int kBlockCols_, int kSlice_, int kWarpRows_, int kWarpCols_,
+          int kThreadRows_, int kThreadCols_, int kMinBlocks_ = 2>
+struct Tiling {
+    static constexpr int kBlockRows = kBlockRows_;
+    static constexpr int kBlockCols = kBlockCols_;
+    static constexpr int kSlice = kSlice_;  // K-slice: columns of A, rows of B per step
+    static constexpr int kWarpRows = kWarpRows_;
+    static constexpr int kWarpCols = kWarpCols_;
+    static constexpr int kThreadRows = kThreadRows_;
+    static constexpr int kThreadCols = kThreadCols_;
+    static constexpr int kMinBlocks = kMinBlocks_;  // blocks one multiprocessor must hold at once
+    static constexpr int kLaneRows = kWarpRows / kThreadRows;
+    static constexpr int kLaneCols = kWarpCols / kThreadCols;
+    static constexpr int kPieceRows = kThreadRows / 4;  // 4 x 4 pieces per thread tile, down
+    static constexpr int kPieceCols = kThreadCols / 4;  // and across
+    static constexpr int kRowStride = 4 * kLaneRows;    // from one piece to the next, down
+    static constexpr int kColStride = 4 * kLaneCols;    // and across
+    static constexpr int kWarpsDown = kBlockRows / kWarpRows;
+    static constexpr int kWarpsAcross = kBlockCols / kWarpCols;
+    static constexpr int kThreads = 32 * kWarpsDown * kWarpsAcross;
+    // float4 loads of each thread per K-slice, for A's kBlockRows x kSlice and B's kSlice x
+    // kBlockCols
+    static constexpr int kALoads = kBlockRows * kSlice / 4 / kThreads;
+    static constexpr int kBLoads = kSlice * kBlockCols / 4 / kThreads;
+    static constexpr int kPad = 4;  // breaks the bank conflicts of A's transposed store
+
+    static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
+    static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,
+                  "thread tiles must cover the warp tile");
+    static_assert(kWarpsDown * kWarpRows == kBlockRows && kWarpsAcross * kWarpCols == kBlockCols,
+                  "warp tiles must cover the block tile");
+    static_assert(kALoads * kThreads * 4 == kBlockRows * kSlice && kALoads >= 1,
+                  "A's slice must split evenly into float4 loads");
+    static_assert(kBLoads * kThreads * 4 == kSlice * kBlockCols && kBLoads >= 1,
+                  "B's slice must split evenly into float4 loads");
+};
+// [tiling]
+
+// One K-slice of the block's operands in shared memory; A transposed (a[kk][row]) so that the
+// values a thread needs for one kk lie side by side and read as float4, like B's.
+template <class T>
+struct SliceTiles {
+    alignas(16) float a[T::kSlice][T::kBlockRows + T::kPad];
+    alignas(16) float b[T::kSlice][T::kBlockCols];
+};
+
+// What one thread carries from global memory to shared memory for one K-slice.
+template <class T>
+struct SliceFragment {
+    float4 a[T::kALoads];
+    float4 b[T::kBLoads];
+};
+
+// Thread t's i-th float4 of A's slice is row f / (kSlice / 4), columns 4 (f % (kSlice / 4)).. with
+// f = t + i kThreads; of B's slice, row f / (kBlockCols / 4), columns 4 (f % (kBlockCols / 4))...
+// Consecutive threads read consecutive float4 of a row: coalesced.
+template <class T, bool kVectorized>
+__device__ inline SliceFragment<T> load_slice(const float* __restrict__ a,
+                                              const float* __restrict__ b, int m, int n, int k,
+                                              int block_row, int block_col, int slice) {
+    SliceFragment<T> fragment;
+#pragma unroll
+    for (int i = 0; i < T::kALoads; ++i) {
+        const int f = threadIdx.x + i * T::kThreads;
+        fragment.a[i] = load4<kVectorized>(a, m, k, block_row + f / (T::kSlice / 4),
+                                           slice + 4 * (f % (T::kSlice / 4)));
+    }
+#pragma unroll
+    for (int i = 0; i < T::kBLoads; ++i) {
+        const int f = threadIdx.x + i * T::kThreads;
+        fragment.b[i] = load4<kVectorized>(b, k, n, slice + f / (T::kBlockCols / 4),
+                                           block_col + 4 * (f % (T::kBlockCols / 4)));
+    }
+    return fragment;
+}
+
+template <class T>
+__device__ inline void store_slice(SliceTiles<T>& tiles, const SliceFragment<T>& fragment) {
+#pragma unroll
+    for (int i = 0; i < T::kALoads; ++i) {
+        const int f = threadIdx.x + i * T::kThreads;
+        const int row = f / (T::kSlice / 4);
+        const int kk = 4 * (f % (T::kSlice / 4));
+        tiles.a[kk + 0][row] = fragment.a[i].x;
+        tiles.a[kk + 1][row] = fragment.a[i].y;
+        tiles.a[kk + 2][row] = fragment.a[i].z;
+        tiles.a[kk + 3][row] = fragment.a[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < T::kBLoads; ++i) {
+        const int f = threadIdx.x + i * T::kThreads;
+        const int row = f / (T::kBlockCols / 4);
+        const int col = 4 * (f % (T::kBlockCols / 4));
+        *reinterpret_cast<float4*>(&tiles.b[row][col]) = fragment.b[i];
+    }
+}
+
+// [warp tile]
+// Where this thread's first 4 x 4 piece lies in the block tile: its warp's tile, then its lane's
+// place in the warp's lane grid.
+template <class T>
+struct ThreadPlace {
+    int row;
+    int col;
+
+    __device__ ThreadPlace() {
+        const int warp = threadIdx.x / 32;
+        const int lane = threadIdx.x % 32;
+        row = (warp / T::kWarpsAcross) * T::kWarpRows + 4 * (lane / T::kLaneCols);
+        col = (warp % T::kWarpsAcross) * T::kWarpCols + 4 * (lane % T::kLaneCols);
+    }
+};
+
+// kCount values of one row of a tile, one float4 per piece, pieces kStride apart.
+template <int kCount, int kStride>
+__device__ inline void load_fragment(const float* line, int index, float (&values)[kCount]) {
+#pragma unroll
+    for (int piece = 0; piece < kCount / 4; ++piece) {
+        const float4 four = *reinterpret_cast<const float4*>(line + index + piece * kStride);
+        values[4 * piece + 0] = four.x;
+        values[4 * piece + 1] = four.y;
+        values[4 * piece + 2] = four.z;
+        values[4 * piece + 3] = four.w;
+    }
+}
+
+// The slice's contribution to the thread tile: for each kk, the outer product of kThreadRows
+// values of A's column kk and kThreadCols values of B's row kk.
+template <class T>
+__device__ inline void multiply_slice(const SliceTiles<T>& tiles, const ThreadPlace<T>& place,
+                                      float (&sum)[T::kThreadRows][T::kThreadCols]) {
+#pragma unroll
+    for (int kk = 0; kk < T::kSlice; ++kk) {
+        float a_values[T::kThreadRows], b_values[T::kThreadCols];
+        load_fragment<T::kThreadRows, T::kRowStride>(tiles.a[kk], place.row, a_values);
+        load_fragment<T::kThreadCols, T::kColStride>(tiles.b[kk], place.col, b_values);
+#pragma unroll
+        for (int i = 0; i < T::kThreadRows; ++i) {
+#pragma unroll
+            for (int j = 0; j < T::kThreadCols; ++j)
+                sum[i][j] += a_values[i] * b_values[j];
+        }
+    }
+}
+// [warp tile]
+
+// Writes the thread tile into the m x n matrix `c` (C itself, or one split's partial tile): row r
+// of piece row pr is row place.row + pr kRowStride + r of the block tile, and so on across.
+template <class T, bool kVectorized>
+__device__ inline void store_block(float* __restrict__ c, int m, int n, int block_row,
+                                   int block_col, const ThreadPlace<T>& place,
+                                   const float (&sum)[T::kThreadRows][T::kThreadCols]) {
+#pragma unroll
+    for (int piece_row = 0; piece_row < T::kPieceRows; ++piece_row) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            const int row = block_row + place.row + piece_row * T::kRowStride + r;
+#pragma unroll
+            for (int piece_col = 0; piece_col < T::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                const int col = block_col + place.col + piece_col * T::kColStride;
+                store4<kVectorized>(
+                    c, m, n, row, col,
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
+            }
+        }
+    }
+}
+
+// [kernel]
+// Step 05's double-buffered loop over K-slices, over one range of K: blockIdx.z picks the split,
+// which covers K-slices [z depth, (z + 1) depth). With one split the block writes C; with more,
+// its partial tile goes to out + z m n and reduce_splits() adds them up.
+template <class T, bool kVectorized>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+    warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                      float* __restrict__ out, int m, int n, int k, int depth) {
+    __shared__ SliceTiles<T> tiles[2];
+    const int block_row = blockIdx.y * T::kBlockRows;
+    const int block_col = blockIdx.x * T::kBlockCols;
+    const int k_begin = blockIdx.z * depth;
+    const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    const ThreadPlace<T> place;
+    float sum[T::kThreadRows][T::kThreadCols] = {};
+
+    store_slice(tiles[0], load_slice<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
+    __syncthreads();
+    int current = 0;
+    for (int slice = k_begin; slice < k_end; slice += T::kSlice) {
+        const bool has_next = slice + T::kSlice < k_end;
+        SliceFragment<T> next;
+        if (has_next) {
+            next =
+                load_slice<T, kVectorized>(a, b, m, n, k, block_row, block_col, slice + T::kSlice);
+        }
+        multiply_slice(tiles[current], place, sum);
+        if (has_next)
+            store_slice(tiles[1 - current], next);
+        __syncthreads();
+        current = 1 - current;
+    }
+    float* c = out + static_cast<std::size_t>(blockIdx.z) * m * n;
+    store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+}
+// [kernel]
+
+// [reduce]
+// C = the sum of the splits' partial tiles, always added in the order 0, 1, ..., splits - 1, so the
+// same inputs give the same bits on every run.
+__global__ void reduce_splits(const float* __restrict__ partial, float* __restrict__ c,
+                              std::size_t count, int splits) {
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+         i += stride) {
+        float total = partial[i];
+        for (int split = 1; split < splits; ++split)
+            total += partial[split * count + i];
+        c[i] = total;
+    }
+}
+// [reduce]
+
+// ---- launchers --------------------------------------------------------------------------------
+
+// [tile shapes]
+// The two block tiles, both with 32 x 64 warp tiles, 8 x 8 thread tiles and K-slices of 16.
+// 128 x 128: 4 x 2 warps; two blocks per multiprocessor keep each thread within 128 registers.
+// 64 x 64: 2 x 1 warps; six blocks per multiprocessor (up to 170 registers each).
+using Tiles128x128 = Tiling<128, 128, kSlice, 32, 64, 8, 8, 2>;
+using Tiles64x64 = Tiling<64, 64, kSlice, 32, 64, 8, 8, 6>;
+// [tile shapes]
+
+int ceil_div(int value, int divisor) {
+    return (value + divisor - 1) / divisor;
+}
+
+bool aligned_16(const void* pointer) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+template <class T>
+void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
+                  const SplitPlan& split, bool vectorized, hipStream_t stream) {
+    const dim3 blocks(ceil_div(n, T::kBlockCols), ceil_div(m, T::kBlockRows), split.count);
+    if (vectorized) {
+        hipLaunchKernelGGL((warp_tiled_kernel<T, true>), blocks, dim3(T::kThreads), 0, stream, a, b,
+                           out, m, n, k, split.depth);
+    } else {
+        hipLaunchKernelGGL((warp_tiled_kernel<T, false>), blocks, dim3(T::kThreads), 0, stream, a,
+                           b, out, m, n, k, split.depth);
+    }
+    HIP_CHECK_LAUNCH();
+}
+
+void launch(TileShape tile, const float* a, const float* b, float* out, int m, int n, int k,
+            const SplitPlan& split, bool vectorized, hipStream_t stream) {
+    if (tile == TileShape::t128x128) {
+        launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, vectorized, stream);
+    } else {
+        launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, vectorized, stream);
+    }
+}
+
+template <class T>
+int resident_blocks() {
+    int blocks = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, warp_tiled_kernel<T, true>,
+                                                           T::kThreads, 0));
+    return blocks;
+}
+
+// The split-K workspace: splits x m x n floats from the stream-ordered allocator, given back on
+// the same stream once the reduction that reads it is queued, even if a launch throws.
+class Workspace {
+  public:
+    Workspace(std::size_t floats, hipStream_t stream) : stream_(stream) {
+        const hipError_t status =
+            hipMallocAsync(reinterpret_cast<void**>(&data_), floats * sizeof(float), stream);
+        if (status != hipSuccess) {
+            (void)hipGetLastError();  // clear the error, which is reported here instead
+            throw tutorial::RuntimeFailure("step 06: cannot allocate the split-K workspace of " +
+                                           std::to_string(floats * sizeof(float)) + " bytes (" +
+                                           hipGetErrorName(status) +
+                                           "); choose fewer splits or free device memory");
+        }
+    }
+    ~Workspace() { (void)hipFreeAsync(data_, stream_); }
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+    float* get() const { return data_; }
+
+  private:
+    float* data_ = nullptr;
+    hipStream_t stream_;
+};
+
+void check_sizes(int m, int n, int k) {
+    if (m < 0 || n < 0 || k < 0) {
+        throw std::invalid_argument(
+            "step06::gemm: sizes must not be negative, got m = " + std::to_string(m) +
+            ", n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    }
+}
+
+}  // namespace
+
+DeviceSlots device_slots() {
+    static std::mutex mutex;
+    static std::map<int, DeviceSlots> known;
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = known.find(device);
+    if (found != known.end())
+        return found->second;
+    DeviceSlots slots;
+    HIP_CHECK(hipDeviceGetAttribute(&slots.multiprocessors, hipDeviceAttributeMultiprocessorCount,
+                                    device));
+    slots.blocks_128x128 = resident_blocks<Tiles128x128>();
+    slots.blocks_64x64 = resident_blocks<Tiles64x64>();
+    known.emplace(device, slots);
+    return slots;
+}
+
+// [gemm]
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
+          const Config& config) {
+    check_config(config);
+    check_sizes(m, n, k);
+    if (m == 0 || n == 0)
+        return;  // C is empty: nothing to launch
+    // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
+    const bool vectorized =
+        n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b) && aligned_16(c);
+    const SplitPlan split = plan_splits(k, config.splits);
+    if (split.count == 1) {
+        launch(config.tile, a, b, c, m, n, k, split, vectorized, stream);
+        return;
+    }
+    const std::size_t count = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
+    const Workspace partial(count * split.count, stream);
+    launch(config.tile, a, b, partial.get(), m, n, k, split, vectorized, stream);
+    constexpr int kReduceThreads = 256;
+    const int reduce_blocks = static_cast<int>(
+        std::min<std::size_t>((count + kReduceThreads - 1) / kReduceThreads, 65535));
+    hipLaunchKernelGGL(reduce_splits, dim3(reduce_blocks), dim3(kReduceThreads), 0, stream,
+                       partial.get(), c, count, split.count);
+    HIP_CHECK_LAUNCH();
+}
+
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+    check_sizes(m, n, k);
+    gemm(a, b, c, m, n, k, stream, choose_config(m, n, k, device_slots()));
+}
+// [gemm]
+
+}  // namespace step06

@@ -1,0 +1,33 @@
+/// \file
+/// \brief Step 06's entry point: C = A·B with warp-tiled kernels, two block-tile shapes and
+/// split-K, the configuration chosen per shape by the rule in choose_config.hpp.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include "choose_config.hpp"
+
+namespace step06 {
+
+/// The current device's multiprocessors and how many blocks of each tile shape fit on one
+/// (hipOccupancyMaxActiveBlocksPerMultiprocessor), asked once per device and remembered.
+DeviceSlots device_slots();
+
+/// Computes C = A·B on `stream` for row-major float matrices in device memory (A is m x k, B is
+/// k x n, C is m x n), with the configuration choose_config() picks for this shape on the current
+/// device. C is overwritten, not accumulated into.
+///
+/// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
+/// The kernels read and write with float4 when n and k are multiples of 4 and the three pointers
+/// are 16-byte aligned, and fall back to guarded scalar accesses otherwise. With split-K the
+/// partial tiles go to a workspace of splits x m x n floats taken from the stream-ordered
+/// allocator (hipMallocAsync) and given back on the same stream. Throws std::invalid_argument for
+/// negative sizes and tutorial::RuntimeFailure when the workspace cannot be allocated.
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream);
+
+/// The same with a configuration chosen by the caller (tests, the benchmark, the program's
+/// --tile and --splits). Throws std::invalid_argument when config.splits is not 1 to kMaxSplits.
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
+          const Config& config);
+
+}  // namespace step06

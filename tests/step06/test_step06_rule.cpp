@@ -1,0 +1,197 @@
+// Step 06's host side: the split plan, the names, and the rule that picks a configuration. No GPU.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "choose_config.hpp"
+
+using step06::Config;
+using step06::DeviceSlots;
+using step06::TileShape;
+
+namespace {
+
+// An H100: 132 multiprocessors holding two 128 x 128 blocks or six 64 x 64 blocks each.
+const DeviceSlots kH100{132, 2, 6};
+
+std::string message_of(void (*call)()) {
+    try {
+        call();
+    } catch (const std::invalid_argument& error) {
+        return error.what();
+    }
+    return "(no exception)";
+}
+
+}  // namespace
+
+// ---- split plans --------------------------------------------------------------------------------
+
+TEST(Step06SplitPlan, WorkedOutByHand) {
+    // 1037 in 3: ceil(1037 / 3) = 346, rounded up to 352 (22 slices); 1037 = 352 + 352 + 333.
+    EXPECT_EQ(step06::plan_splits(1037, 3).depth, 352);
+    EXPECT_EQ(step06::plan_splits(1037, 3).count, 3);
+    // 32 in 2: two ranges of one slice each (the worked example of the program).
+    EXPECT_EQ(step06::plan_splits(32, 2).depth, 16);
+    EXPECT_EQ(step06::plan_splits(32, 2).count, 2);
+    // 40 in 4: ceil(40 / 4) = 10, rounded up to 16: only 3 ranges (16 + 16 + 8) are needed.
+    EXPECT_EQ(step06::plan_splits(40, 4).depth, 16);
+    EXPECT_EQ(step06::plan_splits(40, 4).count, 3);
+    // K = 1 cannot be split; K = 0 is one empty range (C becomes zero).
+    EXPECT_EQ(step06::plan_splits(1, 16).count, 1);
+    EXPECT_EQ(step06::plan_splits(0, 4).depth, 0);
+    EXPECT_EQ(step06::plan_splits(0, 4).count, 1);
+}
+
+TEST(Step06SplitPlan, RangesCoverKExactlyOnce) {
+    for (const int k : {1, 2, 15, 16, 17, 33, 100, 257, 1000, 4097, 5000, 65536}) {
+        for (int splits = 1; splits <= step06::kMaxSplits; ++splits) {
+            const step06::SplitPlan plan = step06::plan_splits(k, splits);
+            SCOPED_TRACE("k = " + std::to_string(k) + ", splits = " + std::to_string(splits));
+            EXPECT_EQ(plan.depth % step06::kSlice, 0) << "a range starts inside a slice";
+            EXPECT_GE(plan.count, 1);
+            EXPECT_LE(plan.count, splits);
+            EXPECT_GE(static_cast<long long>(plan.count) * plan.depth, k) << "K not covered";
+            EXPECT_LT(static_cast<long long>(plan.count - 1) * plan.depth, k)
+                << "the last range is empty";
+            if (splits == 1)
+                EXPECT_GE(plan.depth, k);
+        }
+    }
+}
+
+// ---- names and bad input ------------------------------------------------------------------------
+
+TEST(Step06Names, RoundTripAndRead) {
+    for (const TileShape tile : step06::kAllTileShapes)
+        EXPECT_EQ(step06::parse_tile_shape(step06::tile_name(tile)), tile);
+    EXPECT_EQ(step06::config_name({TileShape::t128x128, 1}), "128x128");
+    EXPECT_EQ(step06::config_name({TileShape::t64x64, 4}), "64x64 split 4");
+    EXPECT_EQ(step06::tile_size(TileShape::t64x64).rows, 64);
+    EXPECT_EQ(step06::tile_size(TileShape::t128x128).cols, 128);
+    EXPECT_EQ(step06::parse_splits("1"), 1);
+    EXPECT_EQ(step06::parse_splits("16"), 16);
+}
+
+TEST(Step06Names, UnknownTileNamesTheAllowedOnes) {
+    EXPECT_EQ(message_of([] { step06::parse_tile_shape("128x64"); }),
+              "'128x64' is not a tile shape of step 06; choose 128x128 or 64x64");
+    EXPECT_THROW(step06::parse_tile_shape(""), std::invalid_argument);
+}
+
+TEST(Step06Names, SplitOutOfRangeNamesTheRange) {
+    for (const char* text : {"0", "17", "-1", "2x", "", " 3", "1e1"}) {
+        SCOPED_TRACE(text);
+        EXPECT_THROW(step06::parse_splits(text), std::invalid_argument);
+    }
+    EXPECT_EQ(message_of([] { step06::parse_splits("17"); }),
+              "'17' is not a split factor of step 06; choose a whole number from 1 to 16");
+    EXPECT_EQ(message_of([] {
+                  step06::check_config({TileShape::t64x64, 0});
+              }),
+              "a split factor of step 06 is a whole number from 1 to 16, not 0");
+    EXPECT_THROW(step06::check_config({TileShape::t128x128, 17}), std::invalid_argument);
+    EXPECT_NO_THROW(step06::check_config({TileShape::t128x128, 16}));
+}
+
+// ---- the estimate -------------------------------------------------------------------------------
+
+TEST(Step06Estimate, CountsBlocksAndWavesByHand) {
+    // 1024^3 with 128 x 128 tiles: 8 x 8 = 64 blocks on 132 multiprocessors x 2 slots: 0.24 waves.
+    const step06::Estimate whole =
+        step06::estimate(1024, 1024, 1024, {TileShape::t128x128, 1}, kH100);
+    EXPECT_EQ(whole.blocks, 64);
+    EXPECT_NEAR(whole.waves, 64.0 / 264.0, 1e-12);
+    EXPECT_EQ(whole.reduction, 0.0);
+    // Split in 4: 256 blocks, 0.97 waves; the reduction moves (4 + 1) x 1024^2 floats.
+    const step06::Estimate split =
+        step06::estimate(1024, 1024, 1024, {TileShape::t128x128, 4}, kH100);
+    EXPECT_EQ(split.blocks, 256);
+    EXPECT_NEAR(split.waves, 256.0 / 264.0, 1e-12);
+    EXPECT_GT(split.reduction, 0.0);
+    // 64 x 64 tiles: 16 x 16 = 256 blocks, six slots per multiprocessor.
+    const step06::Estimate small =
+        step06::estimate(1024, 1024, 1024, {TileShape::t64x64, 1}, kH100);
+    EXPECT_EQ(small.blocks, 256);
+    EXPECT_NEAR(small.waves, 256.0 / 792.0, 1e-12);
+}
+
+TEST(Step06Estimate, MoreMultiprocessorsNeverMakeItSlower) {
+    for (const int multiprocessors : {1, 8, 60, 132, 264}) {
+        DeviceSlots more = kH100;
+        more.multiprocessors = multiprocessors * 2;
+        DeviceSlots fewer = kH100;
+        fewer.multiprocessors = multiprocessors;
+        for (const Config config : {Config{TileShape::t128x128, 1}, Config{TileShape::t64x64, 3}}) {
+            EXPECT_LE(step06::estimate(3000, 2000, 1000, config, more).total(),
+                      step06::estimate(3000, 2000, 1000, config, fewer).total());
+        }
+    }
+}
+
+// ---- the rule -----------------------------------------------------------------------------------
+
+TEST(Step06Rule, BigSquaresTakeTheBigTileUnsplit) {
+    // 4096^3: 1024 blocks of 128 x 128 are 3.9 waves; splitting would only add the reduction.
+    const Config config = step06::choose_config(4096, 4096, 4096, kH100);
+    EXPECT_EQ(config.tile, TileShape::t128x128);
+    EXPECT_EQ(config.splits, 1);
+}
+
+TEST(Step06Rule, FewTilesAndLongKAreSplit) {
+    // 1024 x 1024 x 16384: 64 big tiles fill a quarter of a wave, so K is split.
+    const Config long_k = step06::choose_config(1024, 1024, 16384, kH100);
+    EXPECT_GT(long_k.splits, 1);
+    // 128 x 8192 x 8192: 64 big tiles again.
+    EXPECT_GT(step06::choose_config(128, 8192, 8192, kH100).splits, 1);
+    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows.
+    const Config dot = step06::choose_config(1, 1, 5000, kH100);
+    EXPECT_EQ(dot.splits, 16);
+    EXPECT_EQ(dot.tile, TileShape::t64x64);
+}
+
+TEST(Step06Rule, ShortKIsNeverSplit) {
+    // 8192 x 8192 x 128: 4096 blocks already; and K of 128 cannot keep 64 columns in 3 ranges.
+    EXPECT_EQ(step06::choose_config(8192, 8192, 128, kH100).splits, 1);
+    EXPECT_EQ(step06::choose_config(64, 4096, 8, kH100).splits, 1);
+    EXPECT_EQ(step06::choose_config(300, 300, 1, kH100).splits, 1);
+}
+
+TEST(Step06Rule, TinyMatricesTakeTheSmallTile) {
+    EXPECT_EQ(step06::choose_config(1, 1, 1, kH100).tile, TileShape::t64x64);
+    EXPECT_EQ(step06::choose_config(64, 8192, 8192, kH100).tile, TileShape::t64x64);
+}
+
+TEST(Step06Rule, MaxSplitsOfOneNeverSplits) {
+    for (const int k : {1, 100, 5000, 16384}) {
+        EXPECT_EQ(step06::choose_config(1, 1, k, kH100, 1).splits, 1);
+        EXPECT_EQ(step06::choose_config(2048, 2048, k, kH100, 1).splits, 1);
+    }
+}
+
+TEST(Step06Rule, PicksTheSmallestEstimateOfAllCandidates) {
+    for (const int m : {1, 100, 1000, 4097}) {
+        for (const int k : {1, 64, 800, 16384}) {
+            const auto all = step06::candidates(m, 2000, k, kH100);
+            ASSERT_FALSE(all.empty());
+            const Config chosen = step06::choose_config(m, 2000, k, kH100);
+            const double chosen_total = step06::estimate(m, 2000, k, chosen, kH100).total();
+            for (const step06::Estimate& other : all)
+                EXPECT_LE(chosen_total, other.total()) << step06::config_name(other.config);
+            // Every candidate keeps its ranges at least kMinSplitDepth deep.
+            for (const step06::Estimate& other : all) {
+                if (other.config.splits > 1) {
+                    EXPECT_GE((k + other.config.splits - 1) / other.config.splits,
+                              step06::kMinSplitDepth);
+                }
+            }
+        }
+    }
+}
+
+TEST(Step06Rule, AGpuWithFewerMultiprocessorsSplitsLess) {
+    // 1024^3 on 132 multiprocessors is split; on 8 the 64 big tiles already make 4 waves.
+    EXPECT_GT(step06::choose_config(1024, 1024, 1024, kH100).splits, 1);
+    EXPECT_EQ(step06::choose_config(1024, 1024, 1024, DeviceSlots{8, 2, 6}).splits, 1);
+}

@@ -344,30 +344,71 @@ int resident_blocks() {
     return blocks;
 }
 
-// The split-K workspace: splits x m x n floats from the stream-ordered allocator, given back on
-// the same stream once the reduction that reads it is queued, even if a launch throws.
-class Workspace {
+// [workspace]
+// The split-K workspace of one device, kept from call to call like a BLAS handle's: allocating
+// hundreds of MiB on every call would cost more than the split gains. `ready` is recorded on the
+// stream of the last multiply that used the buffer; the next multiply, on whatever stream, waits
+// for it before writing, so two streams never use the buffer at once.
+struct DeviceWorkspace {
+    float* data = nullptr;
+    std::size_t floats = 0;
+    hipEvent_t ready = nullptr;
+};
+
+class Workspaces {
   public:
-    Workspace(std::size_t floats, hipStream_t stream) : stream_(stream) {
-        const hipError_t status =
-            hipMallocAsync(reinterpret_cast<void**>(&data_), floats * sizeof(float), stream);
-        if (status != hipSuccess) {
-            (void)hipGetLastError();  // clear the error, which is reported here instead
-            throw tutorial::RuntimeFailure("step 06: cannot allocate the split-K workspace of " +
-                                           std::to_string(floats * sizeof(float)) + " bytes (" +
-                                           hipGetErrorName(status) +
-                                           "); choose fewer splits or free device memory");
+    ~Workspaces() {
+        // At exit the runtime may already be gone: errors are of no use here.
+        for (auto& [device, workspace] : by_device_) {
+            (void)hipSetDevice(device);
+            (void)hipFree(workspace.data);
+            (void)hipEventDestroy(workspace.ready);
         }
     }
-    ~Workspace() { (void)hipFreeAsync(data_, stream_); }
-    Workspace(const Workspace&) = delete;
-    Workspace& operator=(const Workspace&) = delete;
-    float* get() const { return data_; }
+
+    // Queues `use(buffer)` on `stream` with a buffer of at least `floats` floats on the current
+    // device, after every earlier use of it, and marks the buffer busy until that work is done.
+    template <class Use>
+    void run(std::size_t floats, hipStream_t stream, const Use& use) {
+        int device = 0;
+        HIP_CHECK(hipGetDevice(&device));
+        const std::lock_guard<std::mutex> lock(mutex_);
+        DeviceWorkspace& workspace = by_device_[device];
+        if (workspace.ready == nullptr)
+            HIP_CHECK(hipEventCreateWithFlags(&workspace.ready, hipEventDisableTiming));
+        if (workspace.floats < floats) {
+            // The old buffer may still be in use: wait for its last user, then replace it.
+            HIP_CHECK(hipEventSynchronize(workspace.ready));
+            HIP_CHECK(hipFree(workspace.data));
+            workspace.data = nullptr;
+            workspace.floats = 0;
+            const hipError_t status =
+                hipMalloc(reinterpret_cast<void**>(&workspace.data), floats * sizeof(float));
+            if (status != hipSuccess) {
+                (void)hipGetLastError();  // reported here instead
+                workspace.data = nullptr;
+                throw tutorial::RuntimeFailure(
+                    "step 06: cannot allocate the split-K workspace of " +
+                    std::to_string(floats * sizeof(float)) + " bytes (" + hipGetErrorName(status) +
+                    "); choose fewer splits or free device memory");
+            }
+            workspace.floats = floats;
+        }
+        HIP_CHECK(hipStreamWaitEvent(stream, workspace.ready, 0));
+        use(workspace.data);
+        HIP_CHECK(hipEventRecord(workspace.ready, stream));
+    }
 
   private:
-    float* data_ = nullptr;
-    hipStream_t stream_;
+    std::mutex mutex_;
+    std::map<int, DeviceWorkspace> by_device_;
 };
+
+Workspaces& workspaces() {
+    static Workspaces all;
+    return all;
+}
+// [workspace]
 
 void check_sizes(int m, int n, int k) {
     if (m < 0 || n < 0 || k < 0) {
@@ -413,14 +454,15 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         return;
     }
     const std::size_t count = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
-    const Workspace partial(count * split.count, stream);
-    launch(config.tile, a, b, partial.get(), m, n, k, split, vectorized, stream);
-    constexpr int kReduceThreads = 256;
-    const int reduce_blocks = static_cast<int>(
-        std::min<std::size_t>((count + kReduceThreads - 1) / kReduceThreads, 65535));
-    hipLaunchKernelGGL(reduce_splits, dim3(reduce_blocks), dim3(kReduceThreads), 0, stream,
-                       partial.get(), c, count, split.count);
-    HIP_CHECK_LAUNCH();
+    workspaces().run(count * split.count, stream, [&](float* partial) {
+        launch(config.tile, a, b, partial, m, n, k, split, vectorized, stream);
+        constexpr int kReduceThreads = 256;
+        const int reduce_blocks = static_cast<int>(
+            std::min<std::size_t>((count + kReduceThreads - 1) / kReduceThreads, 65535));
+        hipLaunchKernelGGL(reduce_splits, dim3(reduce_blocks), dim3(kReduceThreads), 0, stream,
+                           partial, c, count, split.count);
+        HIP_CHECK_LAUNCH();
+    });
 }
 
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {

@@ -20,9 +20,10 @@ DeviceSlots device_slots();
 /// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
 /// The kernels read and write with float4 when n and k are multiples of 4 and the three pointers
 /// are 16-byte aligned, and fall back to guarded scalar accesses otherwise. With split-K the
-/// partial tiles go to a workspace of splits x m x n floats taken from the stream-ordered
-/// allocator (hipMallocAsync) and given back on the same stream. Throws std::invalid_argument for
-/// negative sizes and tutorial::RuntimeFailure when the workspace cannot be allocated.
+/// partial tiles go to a workspace of splits x m x n floats that the step keeps per device for
+/// the next call (it grows when a call needs more; calls on different streams take turns with it).
+/// Throws std::invalid_argument for negative sizes and tutorial::RuntimeFailure when the
+/// workspace cannot be allocated.
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream);
 
 /// The same with a configuration chosen by the caller (tests, the benchmark, the program's

@@ -193,14 +193,6 @@ inline hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src,
     return cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, stream);
 }
 
-// ---- stream-ordered allocation ---------------------------------------------------------------
-inline hipError_t hipMallocAsync(void** pointer, size_t bytes, hipStream_t stream) {
-    return cudaMallocAsync(pointer, bytes, stream);
-}
-inline hipError_t hipFreeAsync(void* pointer, hipStream_t stream) {
-    return cudaFreeAsync(pointer, stream);
-}
-
 // ---- kernel launch ---------------------------------------------------------------------------
 /// How many blocks of `kernel`, `block_size` threads each, fit on one multiprocessor at once.
 template <class Kernel>

@@ -53,6 +53,7 @@ STEP_TITLES = {
     "03": "tiled 2x2",
     "04": "tiled 16x16",
     "05": "LDS float4",
+    "06": "every shape",
     "07": "multi-GPU stream",
 }
 # Step pages, relative to the repository root, for links from the results page.
@@ -62,10 +63,11 @@ STEP_PAGES = {
     "03": "steps/03_tiled_2x2/README.md",
     "04": "steps/04_tiled_16x16/README.md",
     "05": "steps/05_lds_float4/README.md",
+    "06": "steps/06_every_shape/README.md",
     "07": "steps/07_multi_gpu_stream/README.md",
 }
 # The variant a step's program runs by default, marked in the tables.
-DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16")}
+DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
 
 # Chart colours: mid-tones that read on light and dark backgrounds (Tableau 10).
 COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
@@ -86,6 +88,12 @@ def variant_label(step, variant):
         return f"{match[1]} x {match[1]} tiles"
     if variant == "serial":
         return "serial triple loop, on the CPU"
+    if step == "06":
+        match = re.fullmatch(r"(\d+)x(\d+)", variant)
+        if match:
+            return f"{match[1]} x {match[2]} block tiles, K not split"
+        if variant == "rule":
+            return "the rule's configuration for each shape"
     return variant
 
 
@@ -95,7 +103,7 @@ def slug(name):
 
 
 def page_id(name):
-    """The Doxygen page name of a GPU's results page."""
+    """The Doxygen page name of a results page: 'results_' and its file name."""
     return "results_" + slug(name).replace("-", "_")
 
 
@@ -345,7 +353,10 @@ def results_page(results, name):
     peak, peak_how = results.peak()
     vendor = results.vendor_name or "the vendor BLAS"
     first = results.header
-    lines = [f"# Benchmark results: {results.gpu} {{#{page_id(results.gpu)}}}", "",
+    title = f"Benchmark results: {results.gpu}"
+    if name != slug(results.gpu):
+        title += f" ({name})"
+    lines = [f"# {title} {{#{page_id(name)}}}", "",
              "<!-- Written by docs/results/make_results.py from the JSON file named below; "
              "edit that script, not this page. -->", "",
              f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
@@ -531,10 +542,10 @@ def dump_document(document):
 
 
 # ---- the command line ------------------------------------------------------------------------
-def outputs(paths):
-    """{file name: content} of everything the JSON files give."""
+def outputs(paths, name=None):
+    """{file name: content} of everything the JSON files give, named `name` (default: the GPU)."""
     results = load(paths)
-    name = slug(results.gpu)
+    name = name or slug(results.gpu)
     files = {f"{name}.md": results_page(results, name), f"{name}.svg": chart(results)}
     if len(paths) == 1:
         with open(paths[0], encoding="utf-8") as file:
@@ -559,8 +570,10 @@ def main():
                         help="where to write (default: this script's folder, docs/results)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; fail when a file in --out differs")
+    parser.add_argument("--name", help="the files' name (default: the GPU's, e.g. "
+                        "nvidia-h100-80gb-hbm3); another suite on the same GPU needs its own")
     arguments = parser.parse_args()
-    files = outputs(arguments.json)
+    files = outputs(arguments.json, arguments.name)
     stale = []
     for file_name, content in files.items():
         path = os.path.join(arguments.out, file_name)

@@ -430,8 +430,9 @@ DeviceSlots device_slots() {
     if (found != known.end())
         return found->second;
     DeviceSlots slots;
-    HIP_CHECK(hipDeviceGetAttribute(&slots.multiprocessors, hipDeviceAttributeMultiprocessorCount,
-                                    device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    slots.multiprocessors = properties.multiProcessorCount;
     slots.blocks_128x128 = resident_blocks<Tiles128x128>();
     slots.blocks_64x64 = resident_blocks<Tiles64x64>();
     known.emplace(device, slots);

@@ -236,11 +236,11 @@ TEST(HipRuntimeMapping, OccupancyOfAKernel) {
     TUTORIAL_REQUIRE_GPU();
     HIP_CHECK(hipSetDevice(0));
     // add_index uses a few registers and no shared memory: several 256-thread blocks fit on a
-    // multiprocessor, and fewer of 1024 threads than of 256.
+    // multiprocessor, and no more of 1024 threads than of 256.
     int blocks_256 = 0, blocks_1024 = 0;
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_256, add_index, 256, 0));
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_1024, add_index, 1024, 0));
     EXPECT_GE(blocks_256, 2);
     EXPECT_GE(blocks_1024, 1);
-    EXPECT_GT(blocks_256, blocks_1024);
+    EXPECT_GE(blocks_256, blocks_1024);
 }

@@ -299,10 +299,11 @@ INSTANTIATE_TEST_SUITE_P(Pointers, Step06Misaligned,
 TEST(Step06DeviceSlots, MatchTheDevice) {
     TUTORIAL_REQUIRE_GPU();
     const step06::DeviceSlots slots = step06::device_slots();
-    int multiprocessors = 0, device = 0;
+    int device = 0;
     HIP_CHECK(hipGetDevice(&device));
-    HIP_CHECK(
-        hipDeviceGetAttribute(&multiprocessors, hipDeviceAttributeMultiprocessorCount, device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    const int multiprocessors = properties.multiProcessorCount;
     EXPECT_EQ(slots.multiprocessors, multiprocessors);
     EXPECT_GE(slots.blocks_128x128, 1);
     // A 64 x 64 block has a quarter of the threads of a 128 x 128 one: at least as many fit.

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,25 @@ struct Plan {
     /// True when one panel covers all of B: it is copied once per entry and stays resident.
     bool b_resident() const { return panels.size() == 1; }
 };
+
+/// Device memory left to the runtime, the context and the vendor BLAS when the budget is "all".
+constexpr std::uint64_t kAllMemoryMargin = 512ull << 20;
+
+/// The memory of the device behind one entry of a device list, as hipMemGetInfo reports it.
+struct DeviceMemory {
+    int device = 0;
+    std::uint64_t free_bytes = 0;
+    std::uint64_t total_bytes = 0;
+};
+
+/// The device memory each entry may allocate, the one budget a plan is made for. `asked` is a
+/// size per entry, or nothing for "all": each device's free memory less kAllMemoryMargin, shared
+/// equally by the entries on it, and the smallest share over the devices. `entries` has one
+/// element per entry of the device list (a device listed twice appears twice). Throws
+/// std::invalid_argument, naming the device and its memory, when `asked` times the entries on a
+/// device is more than the device has in all.
+std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
+                               const std::vector<DeviceMemory>& entries);
 
 /// The device memory one entry needs for chunks of `chunk_rows` and panels of `panel_cols` (both
 /// at least 1) of the request's shapes.

@@ -10,6 +10,7 @@ static_assert(kChunksAtOnce == 2, "join_step() and take_step() schedule chunks i
 static_assert(kChunkBuffers == kChunksAtOnce + 1,
               "a worker holds the chunks computing and one arriving");
 
+// [join]
 std::size_t join_step(std::size_t local, std::size_t panels) {
     if (panels == 1)
         return local;
@@ -30,5 +31,6 @@ int first_chunk_top_rows(int rows) {
         return 0;
     return rows / 2 / kGranule * kGranule;
 }
+// [join]
 
 }  // namespace step07

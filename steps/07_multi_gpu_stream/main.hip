@@ -43,8 +43,8 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/true,
     /*extra_options=*/
     {{"--device-memory",
-      "device memory per device entry, e.g. 2GiB, 512MiB, 1.5GB; 'all' = free memory less "
-      "512 MiB, shared by the entries of a device",
+      "device memory per device entry, e.g. 2GiB, 512MiB, 1.5GB; 'all' = free memory less " +
+          tutorial::format_bytes(step07::kAllMemoryMargin) + ", shared by the entries of a device",
       "all"},
      {"--inner", "the kernel for each tile: " + step07::inner_kernel_choices(),
       step07::kInnerKernels[0].name},
@@ -209,7 +209,11 @@ int run_general(const tutorial::Options& options, const step07::MultiGpuOptions&
                   << options.seed << ", inner kernel " << step07::inner_kernel_name(multi.inner)
                   << "\n"
                   << "Budget per device entry: " << tutorial::format_bytes(plan.budget_bytes)
-                  << (multi.device_memory_bytes ? "" : " (all: free memory less 512 MiB)") << "\n"
+                  << (multi.device_memory_bytes
+                          ? ""
+                          : " (all: free memory less " +
+                                tutorial::format_bytes(step07::kAllMemoryMargin) + ")")
+                  << "\n"
                   << step07::describe_plan(plan);
     }
 

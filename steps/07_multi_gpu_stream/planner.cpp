@@ -139,7 +139,7 @@ BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols
     // No more buffers of a kind than the plan can use at once (see BufferSet).
     const std::uint64_t computing = std::min<std::uint64_t>(chunks, kChunksAtOnce);
     set.a_buffers = static_cast<int>(std::min<std::uint64_t>(chunks, kChunkBuffers));
-    set.b_buffers = panels > 1 ? 2 : 1;
+    set.b_buffers = panels > 1 ? kPanelBuffers : 1;
     set.c_buffers = static_cast<int>(std::min<std::uint64_t>(chunks * panels, computing + 1));
     set.a_bytes = rows * k * request.element_bytes;
     set.b_bytes = k * cols * request.element_bytes;

@@ -31,6 +31,10 @@ constexpr int kChunkBuffers = 3;
 /// How many chunks compute at once on one entry, sharing every panel of B that it copies.
 constexpr int kChunksAtOnce = 2;
 
+/// Buffers for panels of B on one entry when B is streamed: one read by the kernels while the next
+/// arrives. The worker fills them in the order of use, so more of them let a copy start earlier.
+constexpr int kPanelBuffers = 2;
+
 /// The widest panel the planner picks on its own. A panel of B is a 2D copy: one piece of
 /// `cols` floats from every row of B, and a copy engine moves short pieces slowly. Measured on an
 /// H100 (PCIe 5.0) from pinned memory: 34 GB/s for 4 KiB pieces (1024 floats), 49 GB/s for 8 KiB
@@ -64,9 +68,9 @@ struct Panel {
 };
 
 /// The device buffers one entry allocates for a given chunk height and panel width, and never
-/// more than can be in use: three chunks of A (two computing, one arriving), two panels of B (one
-/// read while the next arrives) and a tile of C per computing chunk plus one on its way home;
-/// fewer where the plan has fewer chunks, panels or tiles.
+/// more than can be in use: kChunkBuffers chunks of A (two computing, one arriving),
+/// kPanelBuffers panels of B (one read while the next arrives) and a tile of C per computing chunk
+/// plus one on its way home; fewer where the plan has fewer chunks, panels or tiles.
 struct BufferSet {
     int a_buffers = 0;  ///< chunks of A: rows x k
     int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)

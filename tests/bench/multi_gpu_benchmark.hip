@@ -242,10 +242,13 @@ std::vector<int> distinct(std::vector<int> devices) {
     return devices;
 }
 
-// The step on `devices` with `budget` per entry (nothing: all), following the one plan it made.
-Measurement measure_stream(step07::InnerKernel inner, const std::vector<int>& devices,
-                           const Settings& settings, std::optional<std::uint64_t> budget,
-                           const std::string& budget_from, Inputs& inputs) {
+// The plans do not depend on the inner kernel: any one makes them.
+constexpr step07::InnerKernel kPlanningKernel = step07::kInnerKernels[0].kernel;
+
+// The options of the step on `devices` with `budget` per entry (nothing: all).
+step07::MultiGpuOptions stream_options(step07::InnerKernel inner, const std::vector<int>& devices,
+                                       const Settings& settings,
+                                       std::optional<std::uint64_t> budget) {
     step07::MultiGpuOptions options;
     options.devices = devices;
     options.device_memory_bytes = budget;
@@ -253,11 +256,17 @@ Measurement measure_stream(step07::InnerKernel inner, const std::vector<int>& de
     options.chunk_rows = settings.chunk_rows;
     options.panel_cols = settings.panel_cols;
     options.host_memory = step07::HostMemory::pinned;
-    const int n = inputs.n;
-    const step07::Plan plan = step07::plan_for(n, n, n, options);
+    return options;
+}
+
+// The step following `plan`, the one printed for it, made by plan_for() for `options`.
+Measurement measure_stream(const step07::Plan& plan, const step07::MultiGpuOptions& options,
+                           const std::string& budget_from, const Settings& settings,
+                           Inputs& inputs) {
+    const std::vector<int>& devices = options.devices;
     Measurement result;
     result.what = "stream";
-    result.inner = step07::inner_kernel_name(inner);
+    result.inner = step07::inner_kernel_name(options.inner);
     result.devices = devices;
     result.budget_from = budget_from;
     for (const int device : devices) {
@@ -613,14 +622,16 @@ int run(const Settings& settings) {
     facts.host_blas =
         xt_first ? (xt_all ? xt_all->name() : xt_first->name()) : "none (" + why_no_host_blas + ")";
 
+    // The plans, made once each: what is printed is what runs.
     const int n = settings.n;
-    step07::MultiGpuOptions probe;
-    probe.devices = first;
-    probe.device_memory_bytes = budget;
-    probe.chunk_rows = settings.chunk_rows;
-    probe.panel_cols = settings.panel_cols;
-    const step07::Plan plan = step07::plan_for(n, n, n, probe);
-    facts.budget = plan.budget_bytes;
+    const step07::Plan plan_one =
+        step07::plan_for(n, n, n, stream_options(kPlanningKernel, first, settings, budget));
+    const std::optional<step07::Plan> plan_all =
+        devices.size() > 1
+            ? std::optional(step07::plan_for(
+                  n, n, n, stream_options(kPlanningKernel, devices, settings, budget)))
+            : std::nullopt;
+    facts.budget = plan_one.budget_bytes;
 
     std::cout << "GPUs:";
     for (const std::string& gpu : facts.gpus)
@@ -628,9 +639,10 @@ int run(const Settings& settings) {
     std::cout << "\ndriver " << facts.driver << ", runtime " << facts.runtime
               << "\nvendor BLAS: " << facts.vendor_blas << "\nhost BLAS: " << facts.host_blas
               << "\nn = " << n << ", devices " << tutorial::join(devices, ",")
-              << ", budget per entry " << tutorial::format_bytes(plan.budget_bytes)
+              << ", budget per entry " << tutorial::format_bytes(plan_one.budget_bytes)
               << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
-              << "\none device: " << step07::describe_plan(plan)
+              << "\none device: " << step07::describe_plan(plan_one)
+              << (plan_all ? "all devices: " + step07::describe_plan(*plan_all) : "")
               << "cuBLASXt block dims: " << tutorial::join(block_dims, ", ")
               << "\ntiming: 1 warm-up, then the median of " << settings.iterations
               << " runs; resident: events, stream and cuBLASXt: host wall time from host "
@@ -648,9 +660,12 @@ int run(const Settings& settings) {
     };
     for (const step07::InnerKernel inner : inners) {
         record(measure_resident(inner, devices.front(), inputs, settings.iterations));
-        record(measure_stream(inner, first, settings, budget, "option", inputs));
-        if (devices.size() > 1)
-            record(measure_stream(inner, devices, settings, budget, "option", inputs));
+        record(measure_stream(plan_one, stream_options(inner, first, settings, budget), "option",
+                              settings, inputs));
+        if (plan_all) {
+            record(measure_stream(*plan_all, stream_options(inner, devices, settings, budget),
+                                  "option", settings, inputs));
+        }
     }
     for (const int block_dim : block_dims) {
         if (xt_first)
@@ -671,14 +686,20 @@ int run(const Settings& settings) {
                 most_entries, std::count(stream_devices.begin(), stream_devices.end(), device));
         }
         const std::uint64_t equal = best->memory_used / most_entries;
+        step07::Plan plan;
+        try {
+            plan = step07::plan_for(
+                n, n, n, stream_options(kPlanningKernel, stream_devices, settings, equal));
+        } catch (const std::invalid_argument& error) {
+            std::cout << "the step within " << tutorial::format_bytes(equal)
+                      << " per entry (cuBLASXt's memory): not run, " << error.what() << "\n";
+            continue;
+        }
+        std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",") << ": "
+                  << step07::describe_plan(plan);
         for (const step07::InnerKernel inner : inners) {
-            try {
-                record(measure_stream(inner, stream_devices, settings, equal, "cublasxt", inputs));
-            } catch (const std::invalid_argument& error) {
-                std::cout << "stream " << step07::inner_kernel_name(inner) << " within "
-                          << tutorial::format_bytes(equal) << " (cuBLASXt's memory): not run, "
-                          << error.what() << "\n";
-            }
+            record(measure_stream(plan, stream_options(inner, stream_devices, settings, equal),
+                                  "cublasxt", settings, inputs));
         }
     }
 

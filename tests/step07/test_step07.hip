@@ -78,7 +78,7 @@ void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64
 
 // ---- the worked example -----------------------------------------------------------------------
 
-TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
+TEST(Step07, WorkedExampleInTwoChunksAndTwoPanels) {
     TUTORIAL_REQUIRE_GPU();
     const Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
     MultiGpuOptions options;
@@ -102,15 +102,15 @@ TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
 
 // ---- shapes, with the plan the default budget ("all") gives -----------------------------------
 
-class Step06Shapes : public testing::TestWithParam<Shape> {};
+class Step07Shapes : public testing::TestWithParam<Shape> {};
 
-TEST_P(Step06Shapes, RandomFloatsWithinTheBound) {
+TEST_P(Step07Shapes, RandomFloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s = GetParam();
     expect_verified(s, MultiGpuOptions{}, 100 + s.m + s.n + s.k);
 }
 
-TEST_P(Step06Shapes, SmallIntegersExactly) {
+TEST_P(Step07Shapes, SmallIntegersExactly) {
     TUTORIAL_REQUIRE_GPU();
     // Integers in [-8, 8] with K < 2^18 keep every partial sum an exact integer in float.
     const Shape s = GetParam();
@@ -129,7 +129,7 @@ const Shape kShapes[] = {{1, 1, 1},    {3, 3, 2},      {7, 13, 5},        {17, 3
                          {33, 29, 31}, {4100, 33, 17}, {5000, 130, 9},    {20, 2049, 7},
                          {1, 1, 3000}, {260, 132, 36}, {1031, 1025, 1037}};
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Step06Shapes, testing::ValuesIn(kShapes),
+INSTANTIATE_TEST_SUITE_P(Shapes, Step07Shapes, testing::ValuesIn(kShapes),
                          [](const testing::TestParamInfo<Shape>& info) {
                              return shape_name(info.param);
                          });
@@ -161,9 +161,9 @@ void PrintTo(const PlanCase& plan, std::ostream* out) {
     *out << plan.name;
 }
 
-class Step06Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
+class Step07Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
 
-TEST_P(Step06Plans, EveryTileVerified) {
+TEST_P(Step07Plans, EveryTileVerified) {
     TUTORIAL_REQUIRE_GPU();
     const auto [plan, inner] = GetParam();
     SKIP_IF_UNAVAILABLE(inner);
@@ -181,7 +181,7 @@ TEST_P(Step06Plans, EveryTileVerified) {
         EXPECT_LE(statistics.plan.buffers.total_bytes(), plan.budget);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
+INSTANTIATE_TEST_SUITE_P(Plans, Step07Plans,
                          testing::Combine(testing::ValuesIn(kPlanCases),
                                           testing::ValuesIn(step07::all_inner_kernels())),
                          [](const testing::TestParamInfo<std::tuple<PlanCase, InnerKernel>>& info) {
@@ -191,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
 
 // ---- several workers on one GPU ---------------------------------------------------------------
 
-TEST(Step06, DeviceListedTwiceSharesTheChunks) {
+TEST(Step07, DeviceListedTwiceSharesTheChunks) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0};
@@ -206,7 +206,7 @@ TEST(Step06, DeviceListedTwiceSharesTheChunks) {
     }
 }
 
-TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
+TEST(Step07, DeviceListedThreeTimesWithATightBudget) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0, 0};
@@ -217,7 +217,7 @@ TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
     EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
 }
 
-TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
+TEST(Step07, AllMemoryIsSharedByTheEntriesOfADevice) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions one, two;
     two.devices = {0, 0};
@@ -230,7 +230,7 @@ TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
 
 // ---- host memory ------------------------------------------------------------------------------
 
-TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
+TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
     TUTORIAL_REQUIRE_GPU();
     const int m = 517, n = 301, k = 263;
     Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -256,7 +256,7 @@ TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
     }
 }
 
-TEST(Step06, OverwritesCInsteadOfAccumulating) {
+TEST(Step07, OverwritesCInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     // Two multiplies into the same C: a version that adds to C would return twice the product.
     const int m = 70, n = 36, k = 44;
@@ -272,7 +272,7 @@ TEST(Step06, OverwritesCInsteadOfAccumulating) {
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
-TEST(Step06, EmptyProductsNeedNoDevice) {
+TEST(Step07, EmptyProductsNeedNoDevice) {
     // m = 0 or n = 0: nothing to do; k = 0: C is all zeros (empty sums).
     float c[6] = {1, 2, 3, 4, 5, 6};
     step07::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
@@ -287,14 +287,14 @@ TEST(Step06, EmptyProductsNeedNoDevice) {
 
 // ---- bad input and faults ---------------------------------------------------------------------
 
-TEST(Step06Faults, NegativeSizesAndNullPointersAreRefused) {
+TEST(Step07Faults, NegativeSizesAndNullPointersAreRefused) {
     float x[4] = {};
     EXPECT_THROW(step07::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
     EXPECT_THROW(step07::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
     EXPECT_THROW(step07::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
 }
 
-TEST(Step06Faults, ZeroDevicesAreRefused) {
+TEST(Step07Faults, ZeroDevicesAreRefused) {
     float x[4] = {};
     MultiGpuOptions options;
     options.devices = {};
@@ -307,7 +307,7 @@ TEST(Step06Faults, ZeroDevicesAreRefused) {
     }
 }
 
-TEST(Step06Faults, AnUnknownDeviceIsRefused) {
+TEST(Step07Faults, AnUnknownDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     float x[4] = {};
     MultiGpuOptions options;
@@ -321,7 +321,7 @@ TEST(Step06Faults, AnUnknownDeviceIsRefused) {
     }
 }
 
-TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
+TEST(Step07Faults, ABudgetTooSmallForOnePanelIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
@@ -335,7 +335,20 @@ TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
     }
 }
 
-TEST(Step06Faults, InnerKernelNamesRoundTrip) {
+TEST(Step07Faults, APlanMadeForOtherOptionsIsRefused) {
+    // A plan for two entries run with one device: refused before any device is touched.
+    step07::PlanRequest request;
+    request.m = request.n = request.k = 4;
+    request.entries = 2;
+    request.budget_bytes = 1 << 20;
+    const step07::Plan plan = step07::plan_multiply(request);
+    float x[16] = {};
+    MultiGpuOptions options;
+    options.devices = {0};
+    EXPECT_THROW(step07::gemm(x, x, x, plan, options), std::invalid_argument);
+}
+
+TEST(Step07Faults, InnerKernelNamesRoundTrip) {
     for (const InnerKernel inner : step07::all_inner_kernels())
         EXPECT_EQ(step07::parse_inner_kernel(step07::inner_kernel_name(inner)), inner);
     EXPECT_THROW(step07::parse_inner_kernel("cublas"), std::invalid_argument);

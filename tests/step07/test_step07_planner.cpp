@@ -98,7 +98,7 @@ std::vector<PlanRequest> feasible_requests() {
 
 // ---- the planner ------------------------------------------------------------------------------
 
-TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
+TEST(Step07Planner, EveryElementOfCIsProducedExactlyOnce) {
     for (const PlanRequest& r : feasible_requests()) {
         const Plan plan = step07::plan_multiply(r);
         // Chunks partition the rows and panels the columns, so their products tile C.
@@ -124,7 +124,7 @@ TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
     }
 }
 
-TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
+TEST(Step07Planner, EachEntrysLiveBuffersFitTheBudget) {
     for (const PlanRequest& r : feasible_requests()) {
         const Plan plan = step07::plan_multiply(r);
         EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
@@ -134,7 +134,7 @@ TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
     }
 }
 
-TEST(Step06Planner, ImpossibleInputsAreRefused) {
+TEST(Step07Planner, ImpossibleInputsAreRefused) {
     EXPECT_THROW(step07::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
     EXPECT_THROW(step07::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
     EXPECT_THROW(step07::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
@@ -150,7 +150,7 @@ TEST(Step06Planner, ImpossibleInputsAreRefused) {
                  std::invalid_argument);
 }
 
-TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
+TEST(Step07Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     for (const PlanRequest& base :
          {request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
           request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
@@ -176,7 +176,7 @@ TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     }
 }
 
-TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
+TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
     const Plan big = step07::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
     EXPECT_EQ(big.chunk_rows, step07::kPreferredChunkRows);
@@ -204,7 +204,7 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(shared.chunks.size(), 4u);
 }
 
-TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
+TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // 301 x 517 x 203 floats, worked out by hand in the comments.
     // Everything fits: one chunk, one panel, B resident, one buffer of each.
     const Plan all = step07::plan_multiply(request(301, 517, 203, 80 * kGiB));
@@ -269,7 +269,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(narrower.panels.back().cols, 1408);
 }
 
-TEST(Step06Planner, OverridesAreTakenAndCapped) {
+TEST(Step07Planner, OverridesAreTakenAndCapped) {
     const Plan fixed = step07::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
     EXPECT_EQ(fixed.chunks.size(), 2u);
     EXPECT_EQ(fixed.panels.size(), 2u);
@@ -285,7 +285,7 @@ TEST(Step06Planner, OverridesAreTakenAndCapped) {
                  std::invalid_argument);
 }
 
-TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
+TEST(Step07Planner, DescriptionNamesCountsAndBytes) {
     const Plan plan = step07::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
     const std::string text = step07::describe_plan(plan);
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
@@ -432,7 +432,7 @@ TEST(Step07Schedule, TheFirstChunkComesInTwoPiecesOfWholeBlockRows) {
 
 // ---- memory sizes -----------------------------------------------------------------------------
 
-TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
+TEST(Step07ByteSize, ReadsBinaryAndDecimalUnits) {
     EXPECT_EQ(step07::parse_byte_size("2GiB"), 2 * kGiB);
     EXPECT_EQ(step07::parse_byte_size("512MiB"), 512 * kMiB);
     EXPECT_EQ(step07::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
@@ -443,7 +443,7 @@ TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
     EXPECT_EQ(step07::parse_byte_size("7B"), 7u);
 }
 
-TEST(Step06ByteSize, RejectsWhatIsNotASize) {
+TEST(Step07ByteSize, RejectsWhatIsNotASize) {
     for (const char* text : {"", "lots", "1.2.3GiB", "-1", "0", "0.1", "2 GiBs", "GiB", "1e9",
                              "99999999999TiB", ".", " 2GiB"}) {
         EXPECT_THROW(step07::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
@@ -452,14 +452,14 @@ TEST(Step06ByteSize, RejectsWhatIsNotASize) {
 
 // ---- the timeline -----------------------------------------------------------------------------
 
-TEST(Step06Timeline, CoveredTimeCountsOverlapsOnce) {
+TEST(Step07Timeline, CoveredTimeCountsOverlapsOnce) {
     EXPECT_DOUBLE_EQ(step07::covered_ms({}), 0.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{5, 6}, {0, 10}}), 10.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
 }
 
-TEST(Step06Timeline, TimeCoveredByBoth) {
+TEST(Step07Timeline, TimeCoveredByBoth) {
     // Copies 0-4 and 6-8, kernels 2-7: hidden copy time is 2-4 and 6-7.
     EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
     EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);

@@ -224,12 +224,11 @@ Measurement measure_resident(step07::InnerKernel inner, int device, Inputs& inpu
     return result;
 }
 
-// Host wall time of `multiply` (which leaves C in inputs.host_c): one warm-up, then the median,
-// with the devices' free memory watched throughout.
-void time_from_host(Measurement& result, Inputs& inputs, int iterations,
-                    const std::vector<int>& watched, const std::function<void()>& multiply) {
+// Host wall time of `multiply` (which leaves C in inputs.host_c): one warm-up, then the median;
+// the memory used is what `watch` saw from its start to the end of the last run.
+void time_from_host(Measurement& result, Inputs& inputs, int iterations, FreeMemoryWatch& watch,
+                    const std::function<void()>& multiply) {
     inputs.poison_c();
-    FreeMemoryWatch watch(watched);
     result.timing = tutorial::time_on_host(1, iterations, multiply);
     result.memory_used = watch.used();
     result.verified = inputs.verify_c(result.what + " " + result.inner + " on " +
@@ -274,24 +273,34 @@ Measurement measure_stream(const step07::Plan& plan, const step07::MultiGpuOptio
         result.plan_bytes = std::max<std::uint64_t>(
             result.plan_bytes, static_cast<std::uint64_t>(entries) * plan.buffers.total_bytes());
     }
-    time_from_host(result, inputs, settings.iterations, distinct(devices), [&] {
+    // Each call allocates its buffers and frees them before it returns: the watch sees them all.
+    FreeMemoryWatch watch(distinct(devices));
+    time_from_host(result, inputs, settings.iterations, watch, [&] {
         result.statistics = step07::gemm(inputs.host_a.get(), inputs.host_b.get(),
                                          inputs.host_c.get(), plan, options);
     });
     return result;
 }
 
-Measurement measure_cublasxt(bench::HostBlas& blas, const std::vector<int>& devices, int block_dim,
+// cuBLASXt on `devices` (distinct) with one block dim, from a handle of its own: the watch starts
+// before the handle is made, so whatever the library keeps on the devices counts, and nothing an
+// earlier block dim left behind is taken for free.
+Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
                              const Settings& settings, Inputs& inputs) {
     Measurement result;
     result.what = "cublasxt";
     result.inner = "cuBLASXt";
     result.devices = devices;
     result.block_dim = block_dim;
-    blas.set_block_dim(block_dim);
+    FreeMemoryWatch watch(devices);
+    std::string why_not;
+    const std::unique_ptr<bench::HostBlas> blas = bench::make_cublasxt(devices, why_not);
+    if (!blas)
+        throw tutorial::RuntimeFailure(why_not);
+    blas->set_block_dim(block_dim);
     const int n = inputs.n;
-    time_from_host(result, inputs, settings.iterations, devices, [&] {
-        blas.sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
+    time_from_host(result, inputs, settings.iterations, watch, [&] {
+        blas->sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
     });
     return result;
 }
@@ -555,7 +564,7 @@ std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
         ratio("stream " + name + " on 1 device / resident " + name, one,
               find(rows, "resident", name, first));
         for (const std::vector<int>* on : {&first, &all}) {
-            if (on == &all && devices.size() == 1)
+            if (on == &all && all.size() == 1)
                 continue;
             const std::vector<int>& stream_devices = on == &first ? first : devices;
             const std::string where =
@@ -615,12 +624,14 @@ int run(const Settings& settings) {
     std::string why_no_vendor, why_no_host_blas;
     const auto vendor = tutorial::make_vendor_blas(why_no_vendor);
     facts.vendor_blas = vendor ? vendor->name() : "none (" + why_no_vendor + ")";
-    auto xt_first = bench::make_cublasxt(first, why_no_host_blas);
-    std::unique_ptr<bench::HostBlas> xt_all;
-    if (xt_first && all.size() > 1)
-        xt_all = bench::make_cublasxt(all, why_no_host_blas);
-    facts.host_blas =
-        xt_first ? (xt_all ? xt_all->name() : xt_first->name()) : "none (" + why_no_host_blas + ")";
+    // Made here for its name and to learn whether the build has it; each measurement makes its own.
+    bool have_cublasxt = false;
+    if (const auto probe = bench::make_cublasxt(all, why_no_host_blas)) {
+        facts.host_blas = probe->name();
+        have_cublasxt = true;
+    } else {
+        facts.host_blas = "none (" + why_no_host_blas + ")";
+    }
 
     // The plans, made once each: what is printed is what runs.
     const int n = settings.n;
@@ -668,10 +679,11 @@ int run(const Settings& settings) {
         }
     }
     for (const int block_dim : block_dims) {
-        if (xt_first)
-            record(measure_cublasxt(*xt_first, first, block_dim, settings, inputs));
-        if (xt_all)
-            record(measure_cublasxt(*xt_all, all, block_dim, settings, inputs));
+        if (!have_cublasxt)
+            break;
+        record(measure_cublasxt(first, block_dim, settings, inputs));
+        if (all.size() > 1)
+            record(measure_cublasxt(all, block_dim, settings, inputs));
     }
 
     // The step again, within the memory that the fastest cuBLASXt configuration used per device.

@@ -22,8 +22,8 @@
 #include "common/hip_handles.hpp"
 #include "host_registration.hpp"
 #include "inner_kernel.hpp"
+#include "operation_log.hpp"
 #include "schedule.hpp"
-#include "timeline.hpp"
 
 namespace step07 {
 namespace {
@@ -194,15 +194,6 @@ class Worker {
     std::size_t bring_panel(int panel_index, std::size_t oldest);
     void enqueue_tile(std::size_t local, int panel_index, std::size_t slot);
 
-    // An operation for the timeline, in the order the worker queued it.
-    struct Logged {
-        Operation::Kind kind;
-        std::size_t chunk;  // index into Plan::chunks
-        int panel;
-        const Event* start;
-        const Event* stop;
-    };
-
     Job& job_;
     int entry_;
     std::vector<DeviceBuffer<float>> a_, b_, c_;
@@ -216,7 +207,7 @@ class Worker {
     std::deque<TileEvents> tiles_;
     std::deque<PanelCopy> panel_copies_;
     std::vector<std::size_t> step_tiles_;  // the first tile of each step
-    std::vector<Logged> log_;
+    OperationLog log_;
     EntryStatistics statistics_;
 };
 // [worker]
@@ -304,7 +295,7 @@ bool Worker::take_chunk(std::size_t step) {
         copy_rows_of_a(local, 0, chunk.rows);
         events.copy_done.record(copy_in_.get());
     }
-    log_.push_back({Operation::Kind::copy_a, index, -1, &events.copy_start, &events.copy_done});
+    log_.add(Operation::Kind::copy_a, index, -1, events.copy_start, events.copy_done);
     ++statistics_.chunks;
     statistics_.rows += chunk.rows;
     statistics_.bytes_to_device += elements(chunk.rows, job_.plan.k) * sizeof(float);
@@ -336,7 +327,7 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
         b_[index].get(), panel.cols * sizeof(float), job_.b + panel.first_col, n * sizeof(float),
         panel.cols * sizeof(float), k, hipMemcpyHostToDevice, copy_in_.get()));
     copy.done.record(copy_in_.get());
-    log_.push_back({Operation::Kind::copy_b, oldest, panel_index, &copy.start, &copy.done});
+    log_.add(Operation::Kind::copy_b, oldest, panel_index, copy.start, copy.done);
     *slot = PanelSlot{};
     slot->panel = panel_index;
     slot->filled_by = panel_copies_.size() - 1;
@@ -380,8 +371,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
-    log_.push_back({Operation::Kind::kernel, events.index, panel_index, &tile.kernel_start,
-                    &tile.kernel_done});
+    log_.add(Operation::Kind::kernel, events.index, panel_index, tile.kernel_start,
+             tile.kernel_done);
 
     // 2. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
@@ -391,30 +382,19 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
         c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
-    log_.push_back({Operation::Kind::copy_c, events.index, panel_index, &tile.copy_out_start,
-                    &tile.copy_out_done});
+    log_.add(Operation::Kind::copy_c, events.index, panel_index, tile.copy_out_start,
+             tile.copy_out_done);
     ++statistics_.tiles;
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
 // [enqueue tile]
 
-// The timeline of every copy and kernel, measured from begin_, reduced to busy and hidden times.
+// The counts, and the timeline of every copy and kernel measured from begin_.
 EntryStatistics Worker::statistics() const {
     EntryStatistics result = statistics_;
     result.entry = entry_;
     result.device = job_.options.devices[static_cast<std::size_t>(entry_)];
-    std::vector<Interval> kernels, copies;
-    for (const Logged& logged : log_) {
-        const Interval interval{logged.start->milliseconds_since(begin_),
-                                logged.stop->milliseconds_since(begin_)};
-        (logged.kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
-        result.operations.push_back({logged.kind, static_cast<int>(logged.chunk), logged.panel,
-                                     interval.begin, interval.end});
-        result.span_ms = std::max(result.span_ms, interval.end);
-    }
-    result.compute_ms = covered_ms(kernels);
-    result.copy_ms = covered_ms(copies);
-    result.hidden_copy_ms = covered_by_both_ms(copies, kernels);
+    log_.fill(result, begin_);
     return result;
 }
 

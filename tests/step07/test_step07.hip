@@ -5,6 +5,7 @@
 #include <hip/hip_runtime.h>
 
 #include <cstring>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -228,6 +229,32 @@ TEST(Step07, AllMemoryIsSharedByTheEntriesOfADevice) {
     EXPECT_GE(shared + step07_test::kMemoryTolerance, alone / 2);
 }
 
+// ---- the plan made once ------------------------------------------------------------------------
+
+TEST(Step07, ThePlanGivenIsThePlanRun) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{301, 517, 203};
+    MultiGpuOptions options;
+    options.device_memory_bytes = 700000;
+    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    EXPECT_EQ(plan.budget_bytes, 700000u);
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 7100);
+    tutorial::fill_random(b, 7101);
+    options.device_memory_bytes = 1;  // not read again: the plan holds the budget
+    for (int run = 0; run < 2; ++run) {
+        std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+        const step07::GemmStatistics statistics =
+            step07::gemm(a.data(), b.data(), c.data(), plan, options);
+        EXPECT_EQ(statistics.plan.budget_bytes, plan.budget_bytes);
+        EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks.size());
+        EXPECT_EQ(statistics.plan.panels.size(), plan.panels.size());
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << "run " << run << ": " << report.summary();
+        step07_test::expect_consistent(statistics, s.m, s.n, s.k);
+    }
+}
+
 // ---- host memory ------------------------------------------------------------------------------
 
 TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
@@ -331,6 +358,20 @@ TEST(Step07Faults, ABudgetTooSmallForOnePanelIsRefused) {
         FAIL() << "a budget of 1000 bytes was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("smallest budget that works"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(Step07Faults, ABudgetLargerThanTheDeviceIsRefused) {
+    TUTORIAL_REQUIRE_GPU();
+    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
+    MultiGpuOptions options;
+    options.device_memory_bytes = std::uint64_t{1} << 62;  // --device-memory 4194304TiB
+    try {
+        step07::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        FAIL() << "a budget of 2^62 bytes was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("is more than device 0 has"), std::string::npos)
             << error.what();
     }
 }

@@ -75,4 +75,3 @@ INSTANTIATE_TEST_SUITE_P(Entries, Step07AllocationFailure,
                          [](const testing::TestParamInfo<std::vector<int>>& info) {
                              return std::to_string(info.param.size()) + "_entries_on_device_0";
                          });
-

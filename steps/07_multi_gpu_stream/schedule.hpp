@@ -26,8 +26,9 @@ std::size_t join_step(std::size_t local, std::size_t panels);
 ///    steps in which its buffer of A is free, so that its copy fills a gap between panel copies.
 ///  - With one panel, each chunk is taken a step before it joins.
 ///
-/// Never later than join_step(), never earlier than the step in which the chunk kChunkBuffers
-/// places back (whose buffer of A it takes) computes for the last time, and never decreasing.
+/// Never later than join_step(), never decreasing, and always after the last step in which the
+/// chunk kChunkBuffers places back (whose buffer of A it takes) computes, so that the copy of its
+/// rows can wait for kernels that are already queued.
 std::size_t take_step(std::size_t local, std::size_t panels);
 
 /// How many rows of a worker's first chunk of `rows` rows come in a first piece, so that the

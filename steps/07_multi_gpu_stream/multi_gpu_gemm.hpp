@@ -42,7 +42,7 @@ struct MultiGpuOptions {
     /// gets this budget. Nothing means "all": the device's free memory less kAllMemoryMargin,
     /// shared equally by the entries of that device. plan_for() turns it into the plan's budget.
     std::optional<std::uint64_t> device_memory_bytes;
-    InnerKernel inner = InnerKernel::step05;  ///< the kernel for each tile
+    InnerKernel inner = kInnerKernels[0].kernel;  ///< the kernel for each tile (the default first)
     int chunk_rows = 0;  ///< rows per chunk; 0 chooses from the budget (see plan_multiply())
     int panel_cols = 0;  ///< columns per panel; 0 chooses from the budget
     HostMemory host_memory = HostMemory::pageable;  ///< what a, b and c point to

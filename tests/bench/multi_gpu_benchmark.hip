@@ -62,7 +62,7 @@ struct Settings {
     int n = 16384;
     std::string devices;                 // comma-separated ids; empty: all devices
     std::string device_memory = "auto";  // auto: (A + B + C) / 3, out of core
-    std::string inner = "step05,vendor";
+    std::string inner = std::string(step07::kInnerKernels[0].name) + ",vendor";  // default, BLAS
     std::string block_dims;  // comma-separated; empty: default_block_dims(n)
     int iterations = 5;
     int chunk_rows = 0;
@@ -749,7 +749,7 @@ int main(int argc, char** argv) {
                    "all, or a size such as 2GiB");
     app.add_option("--inner", settings.inner,
                    "comma-separated inner kernels among " + step07::inner_kernel_choices() +
-                       " (default step05,vendor)");
+                       " (default " + settings.inner + ")");
     app.add_option("--block-dims", settings.block_dims,
                    "comma-separated cuBLASXt block dims (default 1024, 2048, 4096, 8192, n / 2 "
                    "and n, none above n)");

@@ -40,13 +40,6 @@ void check_matrix_fits(const char* name, long long rows, long long cols) {
     }
 }
 
-std::string join(const std::vector<int>& values) {
-    std::string text;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        text += (i ? ", " : "") + std::to_string(values[i]);
-    return text;
-}
-
 struct RawOptions {
     std::string size, m, n, k, block, iterations, warmup, seed, devices;
     std::map<std::string, std::string> extra;
@@ -165,16 +158,7 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
 
     const char* device_option = step.multi_device ? "--devices" : "--device";
     if (!raw.devices.empty()) {
-        std::stringstream list(raw.devices);
-        std::string item;
-        while (std::getline(list, item, ',')) {
-            options.devices.push_back(
-                static_cast<int>(parse_whole_number(device_option, item, 0, 1023)));
-        }
-        if (options.devices.empty() || raw.devices.back() == ',') {
-            throw UsageError(std::string(device_option) + ": '" + raw.devices +
-                             "' is not a list of device ids");
-        }
+        options.devices = parse_number_list(device_option, raw.devices, 0, 1023);
         if (!step.multi_device && options.devices.size() != 1) {
             throw UsageError("--device: takes one device id, got '" + raw.devices + "'");
         }
@@ -182,6 +166,25 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
         options.devices = {0};
     }
     return options;
+}
+
+std::vector<int> parse_number_list(const std::string& option, const std::string& text, int low,
+                                   int high) {
+    std::vector<int> values;
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ','))
+        values.push_back(static_cast<int>(parse_whole_number(option, item, low, high)));
+    if (values.empty() || text.back() == ',')
+        throw UsageError(option + ": '" + text + "' is not a list of whole numbers");
+    return values;
+}
+
+std::string join(const std::vector<int>& values, const std::string& separator) {
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i ? separator : "") + std::to_string(values[i]);
+    return text;
 }
 
 std::string help_text(const StepDescription& step) {

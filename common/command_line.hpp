@@ -74,6 +74,15 @@ class HelpRequested : public std::exception {
 /// offending option, or HelpRequested.
 Options parse_command_line(const StepDescription& step, const std::vector<std::string>& arguments);
 
+/// Reads a comma-separated list of whole numbers from `low` to `high`, such as the device ids of
+/// --devices ("0,1,0"). Throws UsageError naming `option` for an empty list, an empty item or an
+/// item that is not such a number.
+std::vector<int> parse_number_list(const std::string& option, const std::string& text, int low,
+                                   int high);
+
+/// `values` joined by `separator`, e.g. "0, 1, 0".
+std::string join(const std::vector<int>& values, const std::string& separator = ", ");
+
 /// The help text, exactly as `--help` prints it.
 std::string help_text(const StepDescription& step);
 

@@ -18,6 +18,8 @@ and this script rewrites what lies between them. The kinds of block:
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
     performance STEP RESULTS   the step's rows of docs/results/RESULTS.json
+    multi-gpu RESULTS          the table of docs/results/RESULTS.json written by
+                               multi_gpu_benchmark (step 07 against cuBLASXt), and its ratios
     results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
 
     python3 docs/update_pages.py --program step01_serial_cpu=build/.../step01_serial_cpu ...
@@ -33,6 +35,7 @@ the CTest tests with the label 'docs' (docs/CMakeLists.txt) call this script.
 import argparse
 import difflib
 import glob
+import json
 import os
 import re
 import shlex
@@ -46,7 +49,7 @@ import make_results  # noqa: E402  (the same figures as the results page)
 BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
-KINDS = ("help", "example", "diff", "performance", "results-chart")
+KINDS = ("help", "example", "diff", "performance", "results-chart", "multi-gpu")
 
 
 class Skip(Exception):
@@ -265,6 +268,74 @@ def results_chart_block(name):
     return "\n".join(lines) + "\n"
 
 
+def multi_gpu_label(row, vendor):
+    kernel = {"step05": "step 05 kernel", "step04": "step 04 kernel"}.get(row["inner"], vendor)
+    if row["measurement"] == "resident":
+        return f"{kernel} alone, matrices already on the device"
+    if row["measurement"] == "cublasxt":
+        return f"cuBLASXt, block dim {row['block_dim']}"
+    label = f"step 07 with the {kernel}" if kernel != vendor else f"step 07 with {vendor} inside"
+    if row.get("budget_from") == "cublasxt":
+        label += ", within cuBLASXt's memory"
+    return label
+
+
+def multi_gpu_memory(row):
+    mib = 1 << 20
+    parts = []
+    if "plan_bytes" in row:
+        parts.append(f"{make_results.thousands(row['plan_bytes'] / mib)} MiB plan")
+    if "device_memory_used_bytes" in row:
+        parts.append(f"{make_results.thousands(row['device_memory_used_bytes'] / mib)} MiB used")
+    return ", ".join(parts) or "-"
+
+
+def multi_gpu_block(name):
+    """The rows and ratios of one run of multi_gpu_benchmark, as its JSON file records them."""
+    path = os.path.join(ROOT, "docs", "results", f"{name}.json")
+    if not os.path.exists(path):
+        raise RuntimeError(f"docs/results/{name}.json does not exist")
+    with open(path, encoding="utf-8") as file:
+        run = json.load(file)
+    vendor = run["vendor_blas"].split(" ")[0]
+    gpus = ", ".join(run["gpus"])
+    budget = make_results.thousands(run["budget_bytes"] / (1 << 20))
+    parts = [f"Measured by `multi_gpu_benchmark` at commit `{run['commit']}` on {run['date']} "
+             f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
+             f"n = {run['n']}, a budget of {budget} MiB per device entry, from "
+             f"`docs/results/{name}.json`.", ""]
+    lines = ["| what | devices | plan | time | GFLOPS | device memory | kernels busy |",
+             "|---|---|---|---:|---:|---:|---:|"]
+    unswept = 0
+    for row in run["results"]:
+        if row["measurement"] == "cublasxt" and "block_dim" not in row:
+            unswept += 1
+            continue
+        plan = (f"{row['chunks']} x {row['panels']} ({row['chunk_rows']} x {row['panel_cols']})"
+                if "chunks" in row else "-")
+        busy = (make_results.format_percent(row["kernel_busy_percent"])
+                if "kernel_busy_percent" in row else "-")
+        time = f"{make_results.format_ms(row['median_ms'])} ms"
+        if not row["verified"]:
+            time += " (not verified)"
+        devices = ", ".join(str(device) for device in row["devices"])
+        lines.append(f"| {multi_gpu_label(row, vendor)} | {devices} | {plan} | {time} | "
+                     f"{make_results.format_gflops(row['gflops'])} | {multi_gpu_memory(row)} | "
+                     f"{busy} |")
+    parts += ["\n".join(lines), ""]
+    if unswept:
+        parts += ["This run predates the block-dim sweep: cuBLASXt ran at its default block dim "
+                  "only, which is not a comparison, so its rows are left out here. The comparison "
+                  "with cuBLASXt at its best is measured by the benchmark's sweep.", ""]
+    ratios = [ratio for ratio in run.get("ratios", [])
+              if "cuBLASXt" not in ratio["name"] or "best cuBLASXt" in ratio["name"]]
+    if ratios:
+        parts += ["Throughput ratios from this run (above 1: the first is faster):", ""]
+        parts += [f"- {ratio['name']}: {ratio['value']:.3f}" for ratio in ratios]
+        parts.append("")
+    return "\n".join(parts)
+
+
 # ---- blocks ----------------------------------------------------------------------------------
 def produce(spec, programs):
     """The body of a block, or None when the block's program was not given."""
@@ -283,6 +354,8 @@ def produce(spec, programs):
         return performance_block(arguments[0], arguments[1], compare)
     if kind == "results-chart":
         return results_chart_block(arguments[0])
+    if kind == "multi-gpu":
+        return multi_gpu_block(arguments[0])
     raise RuntimeError(f"unknown kind of generated block '{kind}'")
 
 

@@ -23,6 +23,8 @@
 #include "common/program.hpp"
 #include "common/report.hpp"
 #include "common/verify.hpp"
+#include "host_memory.hpp"
+#include "host_registration.hpp"
 #include "multi_gpu_gemm.hpp"
 
 namespace {
@@ -41,11 +43,11 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/true,
     /*extra_options=*/
     {{"--device-memory",
-      "device memory per device entry, e.g. 2GiB, 512MiB, 1.5GB; 'all' = free memory less "
-      "512 MiB, shared by the entries of a device",
+      "device memory per device entry, e.g. 2GiB, 512MiB, 1.5GB; 'all' = free memory less " +
+          tutorial::format_bytes(step07::kAllMemoryMargin) + ", shared by the entries of a device",
       "all"},
-     {"--inner", "the kernel for each tile: step05 (reg8x8_db), step04 (32 x 32 tiles) or vendor",
-      "step05"},
+     {"--inner", "the kernel for each tile: " + step07::inner_kernel_choices(),
+      step07::kInnerKernels[0].name},
      {"--chunk-rows", "rows of A and C per chunk; 0 = chosen from the budget", "0"},
      {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"}},
 };
@@ -71,7 +73,8 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     step07::MultiGpuOptions multi;
     const std::string& memory = options.extra.at("--device-memory");
     try {
-        multi.device_memory_bytes = memory == "all" ? 0 : step07::parse_byte_size(memory);
+        if (memory != "all")
+            multi.device_memory_bytes = step07::parse_byte_size(memory);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what() + ", or all");
     }
@@ -88,22 +91,26 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
 // The devices of --devices, or all of them. No GPU at all is a runtime failure (exit 3), an id the
 // machine does not have a usage error (exit 2).
 std::vector<int> resolve_devices(const std::vector<int>& listed) {
-    if (const auto reason = tutorial::gpu_unavailable_reason())
-        throw tutorial::RuntimeFailure(*reason);
-    const int count = tutorial::device_count();
-    std::vector<int> devices = listed;
-    if (devices.empty()) {
-        for (int id = 0; id < count; ++id)
-            devices.push_back(id);
+    try {
+        return step07::devices_or_all(listed);
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--devices: ") + error.what());
     }
-    for (const int id : devices) {
-        if (id >= count) {
-            throw tutorial::UsageError("--devices: there is no device " + std::to_string(id) +
-                                       "; this machine has " + std::to_string(count) +
-                                       " (ids 0 to " + std::to_string(count - 1) + ")");
-        }
-    }
-    return devices;
+}
+
+// A, B and C must fit in host memory: asked before they are allocated, so that a size too large
+// for the machine ends with a message (exit 3) rather than with the system killing the program.
+void check_host_memory(int m, int n, int k) {
+    const std::uint64_t needed =
+        (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n +
+         static_cast<std::uint64_t>(m) * n) *
+        sizeof(float);
+    const std::string what = "A (" + std::to_string(m) + " x " + std::to_string(k) + "), B (" +
+                             std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
+                             std::to_string(m) + " x " + std::to_string(n) + ") in float";
+    if (const auto shortfall =
+            step07::host_memory_shortfall(needed, step07::available_host_memory(), what))
+        throw tutorial::RuntimeFailure(*shortfall);
 }
 // [options]
 
@@ -189,11 +196,9 @@ std::string device_names(const std::vector<int>& devices) {
 }
 
 // [general multiply]
-int run_general(const tutorial::Options& options, step07::MultiGpuOptions multi) {
+int run_general(const tutorial::Options& options, const step07::MultiGpuOptions& multi) {
     const int m = options.m, n = options.n, k = options.k;
-    // The budget is resolved once, so every timed call follows the plan printed here.
-    const bool all_memory = multi.device_memory_bytes == 0;
-    multi.device_memory_bytes = step07::resolve_budget(multi);
+    // The plan, with the budget it was made for, is made once: every timed call follows it.
     const step07::Plan plan = plan_or_usage_error(m, n, k, multi);
     const std::string names = device_names(multi.devices);
     if (!options.quiet) {
@@ -203,27 +208,29 @@ int run_general(const tutorial::Options& options, step07::MultiGpuOptions multi)
                   << k << ") B (" << k << " x " << n << "), random values in [-1, 1], seed "
                   << options.seed << ", inner kernel " << step07::inner_kernel_name(multi.inner)
                   << "\n"
-                  << "Budget per device entry: "
-                  << tutorial::format_bytes(multi.device_memory_bytes)
-                  << (all_memory ? " (all: free memory less 512 MiB)" : "") << "\n"
+                  << "Budget per device entry: " << tutorial::format_bytes(plan.budget_bytes)
+                  << (multi.device_memory_bytes
+                          ? ""
+                          : " (all: free memory less " +
+                                tutorial::format_bytes(step07::kAllMemoryMargin) + ")")
+                  << "\n"
                   << step07::describe_plan(plan);
     }
 
     tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
     tutorial::fill_random(a, options.seed);
     tutorial::fill_random(b, options.seed + 1);
-    // Pinned host copies: the step's copies run asynchronously only from page-locked memory.
-    tutorial::PinnedBuffer<float> host_a(a.size()), host_b(b.size()), host_c(c.size());
-    std::memcpy(host_a.get(), a.data(), a.bytes());
-    std::memcpy(host_b.get(), b.data(), b.bytes());
     // All bits set is a NaN: an element that no run writes fails the verification.
-    std::memset(host_c.get(), 0xFF, c.bytes());
-    multi.host_memory = step07::HostMemory::pinned;
+    std::memset(c.data(), 0xFF, c.bytes());
+    // Page-locked once for all runs: the step's copies run asynchronously only from page-locked
+    // memory, and locking it in every call would be timed with the multiply.
+    const step07::HostRegistration pinned(
+        /*enabled=*/true, {{a.data(), a.bytes()}, {b.data(), b.bytes()}, {c.data(), c.bytes()}});
+    step07::MultiGpuOptions run_options = multi;
+    run_options.host_memory = step07::HostMemory::pinned;
 
     step07::GemmStatistics last;
-    auto multiply = [&] {
-        last = step07::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, multi);
-    };
+    auto multiply = [&] { last = step07::gemm(a.data(), b.data(), c.data(), plan, run_options); };
     tutorial::RunReport report;
     report.step = "07";
     report.variant = std::string("stream_") + step07::inner_kernel_name(multi.inner);
@@ -238,11 +245,10 @@ int run_general(const tutorial::Options& options, step07::MultiGpuOptions multi)
     } else {
         multiply();
     }
-    std::memcpy(c.data(), host_c.get(), c.bytes());
     // [general multiply]
 
     if (!options.quiet) {
-        std::cout << "Last run, per device entry:\n";
+        std::cout << "Last run, per device entry (host matrices " << pinned.note() << "):\n";
         print_statistics(last, /*with_times=*/true);
     }
     int exit_code = tutorial::kExitVerified;
@@ -272,6 +278,8 @@ int main(int argc, char** argv) {
     return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
         if (!options.quiet)
             std::cout << kStep.summary << "\n\n";
+        if (!options.example_only)
+            check_host_memory(options.m, options.n, options.k);
         step07::MultiGpuOptions multi = parse_step_options(options);
         multi.devices = resolve_devices(options.devices);
         // Chosen first, so a machine without a GPU stops here with a clear message.

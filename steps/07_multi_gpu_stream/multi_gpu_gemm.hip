@@ -3,29 +3,27 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <initializer_list>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
 
-#include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "common/hip_handles.hpp"
-#include "common/vendor_blas.hpp"
-#include "lds_float4_gemm.hpp"
-#include "tiled_gemm.hpp"
-#include "timeline.hpp"
+#include "host_registration.hpp"
+#include "inner_kernel.hpp"
+#include "operation_log.hpp"
+#include "schedule.hpp"
 
 namespace step07 {
 namespace {
@@ -34,105 +32,20 @@ using tutorial::DeviceBuffer;
 using tutorial::Event;
 using tutorial::Stream;
 
-// Two compute streams per worker: tiles take turns, so the next tile's kernel fills the
-// multiprocessors that the current one leaves idle while its last blocks finish.
-constexpr std::size_t kLanes = 2;
+constexpr std::size_t kNone = SIZE_MAX;
+
+// One tile index per compute stream, none yet.
+using PerLane = std::array<std::size_t, kLanes>;
+constexpr PerLane no_tiles() {
+    PerLane tiles{};
+    for (std::size_t& tile : tiles)
+        tile = kNone;
+    return tiles;
+}
 
 std::size_t elements(int rows, int cols) {
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
-
-// ---- the inner kernel --------------------------------------------------------------------------
-
-// Multiplies one chunk of A (rows x k) by one panel of B (k x cols) into a tile of C (rows x cols),
-// all three contiguous in device memory, on one of the worker's compute streams (its lane).
-class InnerMultiply {
-  public:
-    explicit InnerMultiply(InnerKernel kind) : kind_(kind) {
-        if (kind_ != InnerKernel::vendor)
-            return;
-        // One handle per lane: a BLAS handle's workspace must not be shared by kernels that run at
-        // the same time on two streams.
-        for (std::unique_ptr<tutorial::VendorBlas>& handle : vendor_) {
-            std::string why_not;
-            handle = tutorial::make_vendor_blas(why_not);
-            if (!handle)
-                throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
-        }
-    }
-
-    void operator()(std::size_t lane, const float* a, const float* b, float* c, int rows, int cols,
-                    int k, hipStream_t stream) const {
-        switch (kind_) {
-            case InnerKernel::step05:
-                step05::gemm(a, b, c, rows, cols, k, stream, step05::Variant::reg8x8_db);
-                return;
-            case InnerKernel::step04:
-                step04::gemm<float>(a, b, c, rows, cols, k, stream, 32);
-                return;
-            case InnerKernel::vendor:
-                vendor_[lane]->sgemm(a, b, c, rows, cols, k, stream);
-                return;
-        }
-    }
-
-  private:
-    InnerKernel kind_;
-    std::unique_ptr<tutorial::VendorBlas> vendor_[kLanes];
-};
-
-// ---- page-locking the host matrices ------------------------------------------------------------
-
-// Page-locks host ranges for its lifetime, so the copies can run asynchronously at full speed.
-// A range that cannot be locked is left as it is: the runtime then stages its copies.
-class HostRegistration {
-  public:
-    struct Range {
-        const void* pointer;
-        std::size_t bytes;
-    };
-
-    HostRegistration(bool enabled, std::initializer_list<Range> ranges) {
-        if (!enabled) {
-            note_ = "pinned by the caller";
-            return;
-        }
-        for (const Range& range : ranges) {
-            const bool seen = std::any_of(locked_.begin(), locked_.end(),
-                                          [&](const void* p) { return p == range.pointer; });
-            if (seen)
-                continue;  // A and B may be the same matrix
-            // hipHostRegister takes a non-const pointer but does not write through it.
-            void* pointer = const_cast<void*>(range.pointer);
-            const hipError_t status =
-                hipHostRegister(pointer, range.bytes, hipHostRegisterPortable);
-            if (status == hipSuccess) {
-                locked_.push_back(pointer);
-            } else {
-                (void)hipGetLastError();  // not sticky, but leave no error behind for later calls
-                failure_ = std::string(hipGetErrorName(status));
-            }
-        }
-        note_ = failure_.empty()
-                    ? "page-locked for the call (hipHostRegister)"
-                    : "hipHostRegister failed with " + failure_ +
-                          " for some of them: memory that is pinned already fails this way, "
-                          "ordinary memory is then copied through the runtime's staging buffers";
-    }
-    ~HostRegistration() {
-        for (void* pointer : locked_)
-            (void)hipHostUnregister(pointer);
-    }
-    HostRegistration(const HostRegistration&) = delete;
-    HostRegistration& operator=(const HostRegistration&) = delete;
-
-    const std::string& note() const { return note_; }
-
-  private:
-    std::vector<void*> locked_;
-    std::string failure_;
-    std::string note_;
-};
 
 // ---- one worker per device entry ---------------------------------------------------------------
 
@@ -147,8 +60,6 @@ struct Job {
     std::atomic<bool> stop{false};           // set when a worker fails: the others stop taking
 };
 
-constexpr std::size_t kNone = SIZE_MAX;
-
 // The events of one tile (one chunk times one panel): its kernel and its copy of C home.
 struct TileEvents {
     Event kernel_start, kernel_done;
@@ -161,16 +72,16 @@ struct PanelCopy {
 };
 
 // A worker's chunk: which one it is, when it computes, where its rows of A are and when they
-// arrived. A worker's first chunk of A arrives in two pieces (see take_chunk): top_rows > 0 rows
-// first, and the rest after the first panel of B.
+// arrived. A worker's first chunk of A arrives in two pieces (see first_chunk_top_rows()):
+// top_rows > 0 rows first, and the rest after the first panel of B.
 struct ChunkEvents {
     std::size_t index = 0;   // into Plan::chunks
     std::size_t buffer = 0;  // into the worker's buffers of A
     std::size_t join = 0;    // its first step; it computes in steps join .. join + panels - 1
     Event copy_start, copy_done;
-    int top_rows = 0;  // rows in the first piece; 0: copied in one piece
-    Event top_done;    // the first piece is in
-    std::size_t last_tile[kLanes] = {kNone, kNone};  // its last kernel on each compute stream
+    int top_rows = 0;                // rows in the first piece; 0: copied in one piece
+    Event top_done;                  // the first piece is in
+    PerLane last_tile = no_tiles();  // its last kernel on each compute stream
 };
 
 // A buffer for panels of B: which panel it holds, the copy that brought it and, per compute
@@ -178,7 +89,7 @@ struct ChunkEvents {
 struct PanelSlot {
     int panel = -1;
     std::size_t filled_by = kNone;  // into the worker's panel copies
-    std::size_t last_read_by[kLanes] = {kNone, kNone};
+    PerLane last_read_by = no_tiles();
 
     // One more than the last tile that read it on any stream, 0 when none did (kNone + 1 wraps to
     // 0): the buffer with the smallest value was used longest ago.
@@ -190,37 +101,9 @@ struct PanelSlot {
     }
 };
 
-// [join]
-// The step in which a worker's `local`-th chunk starts computing. Chunks join in pairs one step
-// apart, a pair every P = `panels` steps: 0, 1, P, P + 1, 2P, 2P + 1, ... Each chunk computes for
-// P steps, so two chunks compute in every step but the first and the last, and when one leaves,
-// the next joins in its place. The chunk three places back, whose buffer of A the new one takes,
-// left at least a step earlier: the new rows have that step to arrive. With one panel (B stays on
-// the device) there is nothing to share, and the chunks go one per step.
-std::size_t join_step(std::size_t local, std::size_t panels) {
-    return panels == 1 ? local : local / 2 * panels + local % 2;
-}
-
-// The step in which the worker takes its `local`-th chunk (local >= 1) from the queue and queues
-// the copy of its rows of A, after that step's panel of B. The second chunk of a pair is taken in
-// the step it joins: its partner starts on the new panel alone (one kernel of a 2048-row chunk
-// nearly fills an H100) and it follows once its rows are in, rather than holding the panel back
-// behind them. The first chunk of a pair is taken half a pass of B ahead, in the middle of the
-// steps in which its buffer is already free, so its copy fills a gap between panel copies. With
-// one panel the chunks go one per step, each taken a step ahead.
-std::size_t take_step(std::size_t local, std::size_t panels) {
-    const std::size_t join = join_step(local, panels);
-    if (panels == 1)
-        return join - 1;
-    if (local % 2 == 1)
-        return join;
-    return join - std::max<std::size_t>(1, panels / 2);
-}
-// [join]
-
 // [worker]
 // Runs on its own host thread, with its device current. Streams: copy_in_ brings chunks of A and
-// panels of B, compute_[0] and compute_[1] run the kernels of even and odd tiles, copy_out_ takes
+// panels of B, the tiles' kernels take turns on the kLanes streams of compute_, copy_out_ takes
 // tiles of C home. A and B share one stream on purpose: on the H100 measured for the page, the
 // copies of one direction ran in the order they were queued, whatever their streams, so a copy of
 // A on a stream of its own, queued behind panel copies that wait for kernels, waited as long.
@@ -259,7 +142,7 @@ class Worker {
     // Waits for the streams before the buffers go: nothing may still copy into freed memory, also
     // when an exception unwinds the worker. Errors are ignored here; the first one was thrown.
     ~Worker() {
-        for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
+        for (const Stream* stream : streams())
             (void)hipStreamSynchronize(stream->get());
     }
 
@@ -273,6 +156,14 @@ class Worker {
     EntryStatistics statistics() const;
 
   private:
+    // Every stream of the worker.
+    std::vector<const Stream*> streams() const {
+        std::vector<const Stream*> all{&copy_in_, &copy_out_};
+        for (const Stream& stream : compute_)
+            all.push_back(&stream);
+        return all;
+    }
+
     // Makes `stream` wait until every kernel of chunk `local` is done (a null stream: the host
     // waits). Its last kernels ran on the compute streams, each of which runs in order.
     void wait_for_chunk(std::size_t local, hipStream_t stream) const {
@@ -303,29 +194,20 @@ class Worker {
     std::size_t bring_panel(int panel_index, std::size_t oldest);
     void enqueue_tile(std::size_t local, int panel_index, std::size_t slot);
 
-    // An operation for the timeline, in the order the worker queued it.
-    struct Logged {
-        Operation::Kind kind;
-        std::size_t chunk;  // index into Plan::chunks
-        int panel;
-        const Event* start;
-        const Event* stop;
-    };
-
     Job& job_;
     int entry_;
     std::vector<DeviceBuffer<float>> a_, b_, c_;
     std::vector<PanelSlot> slots_;  // one per buffer in b_
     Stream copy_in_, copy_out_;
-    Stream compute_[kLanes];
-    InnerMultiply inner_{job_.options.inner};
+    std::array<Stream, kLanes> compute_;
+    InnerMultiply inner_{job_.options.inner, kLanes};
     Event begin_;  // the worker's time zero
     // Deques: events stay where they are as they grow.
     std::deque<ChunkEvents> chunks_;
     std::deque<TileEvents> tiles_;
     std::deque<PanelCopy> panel_copies_;
     std::vector<std::size_t> step_tiles_;  // the first tile of each step
-    std::vector<Logged> log_;
+    OperationLog log_;
     EntryStatistics statistics_;
 };
 // [worker]
@@ -362,9 +244,11 @@ void Worker::run() {
             allocate_rest();  // while the first chunk of A and the first panel arrive
         }
         while (more && take_step(chunks_.size(), panels) <= step) {
-            // The host waits until step - 2 is done: the chunk stays in the queue until then.
-            if (step >= 2) {
-                for (std::size_t t = step_tiles_[step - 2]; t < step_tiles_[step - 1]; ++t)
+            // The host waits until step - kQueueLagSteps is done: the chunk stays in the queue
+            // until then.
+            if (step >= kQueueLagSteps) {
+                const std::size_t done = step - kQueueLagSteps;
+                for (std::size_t t = step_tiles_[done]; t < step_tiles_[done + 1]; ++t)
                     wait_for_tile(t, /*stream=*/nullptr);
             }
             more = take_chunk(step);
@@ -373,7 +257,7 @@ void Worker::run() {
         for (const std::size_t j : computing_in(step))  // with the chunks that joined just now
             enqueue_tile(j, panel, slot);
     }
-    for (const Stream* stream : {&copy_in_, &compute_[0], &compute_[1], &copy_out_})
+    for (const Stream* stream : streams())
         stream->synchronize();
 }
 
@@ -403,15 +287,15 @@ bool Worker::take_chunk(std::size_t step) {
         wait_for_chunk(local - a_.size(), copy_in_.get());
     }
     events.copy_start.record(copy_in_.get());
-    if (local == 0 && chunk.rows >= 2 * kGranule) {
-        events.top_rows = chunk.rows / 2 / kGranule * kGranule;  // a whole number of block rows
+    events.top_rows = local == 0 ? first_chunk_top_rows(chunk.rows) : 0;
+    if (events.top_rows > 0) {
         copy_rows_of_a(local, 0, events.top_rows);
         events.top_done.record(copy_in_.get());
     } else {
         copy_rows_of_a(local, 0, chunk.rows);
         events.copy_done.record(copy_in_.get());
     }
-    log_.push_back({Operation::Kind::copy_a, index, -1, &events.copy_start, &events.copy_done});
+    log_.add(Operation::Kind::copy_a, index, -1, events.copy_start, events.copy_done);
     ++statistics_.chunks;
     statistics_.rows += chunk.rows;
     statistics_.bytes_to_device += elements(chunk.rows, job_.plan.k) * sizeof(float);
@@ -443,7 +327,7 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
         b_[index].get(), panel.cols * sizeof(float), job_.b + panel.first_col, n * sizeof(float),
         panel.cols * sizeof(float), k, hipMemcpyHostToDevice, copy_in_.get()));
     copy.done.record(copy_in_.get());
-    log_.push_back({Operation::Kind::copy_b, oldest, panel_index, &copy.start, &copy.done});
+    log_.add(Operation::Kind::copy_b, oldest, panel_index, copy.start, copy.done);
     *slot = PanelSlot{};
     slot->panel = panel_index;
     slot->filled_by = panel_copies_.size() - 1;
@@ -487,8 +371,8 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
            c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
            chunk.rows - top_rows, panel.cols, k, compute);
     tile.kernel_done.record(compute);
-    log_.push_back({Operation::Kind::kernel, events.index, panel_index, &tile.kernel_start,
-                    &tile.kernel_done});
+    log_.add(Operation::Kind::kernel, events.index, panel_index, tile.kernel_start,
+             tile.kernel_done);
 
     // 2. The tile of C (rows x cols) home into its place in C (pitch n), as soon as it is done.
     HIP_CHECK(hipStreamWaitEvent(copy_out_.get(), tile.kernel_done.get(), 0));
@@ -498,30 +382,19 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
         c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
-    log_.push_back({Operation::Kind::copy_c, events.index, panel_index, &tile.copy_out_start,
-                    &tile.copy_out_done});
+    log_.add(Operation::Kind::copy_c, events.index, panel_index, tile.copy_out_start,
+             tile.copy_out_done);
     ++statistics_.tiles;
     statistics_.bytes_to_host += elements(chunk.rows, panel.cols) * sizeof(float);
 }
 // [enqueue tile]
 
-// The timeline of every copy and kernel, measured from begin_, reduced to busy and hidden times.
+// The counts, and the timeline of every copy and kernel measured from begin_.
 EntryStatistics Worker::statistics() const {
     EntryStatistics result = statistics_;
     result.entry = entry_;
     result.device = job_.options.devices[static_cast<std::size_t>(entry_)];
-    std::vector<Interval> kernels, copies;
-    for (const Logged& logged : log_) {
-        const Interval interval{logged.start->milliseconds_since(begin_),
-                                logged.stop->milliseconds_since(begin_)};
-        (logged.kind == Operation::Kind::kernel ? kernels : copies).push_back(interval);
-        result.operations.push_back({logged.kind, static_cast<int>(logged.chunk), logged.panel,
-                                     interval.begin, interval.end});
-        result.span_ms = std::max(result.span_ms, interval.end);
-    }
-    result.compute_ms = covered_ms(kernels);
-    result.copy_ms = covered_ms(copies);
-    result.hidden_copy_ms = covered_by_both_ms(copies, kernels);
+    log_.fill(result, begin_);
     return result;
 }
 
@@ -547,84 +420,6 @@ void work(Job& job, int entry, EntryStatistics& statistics) {
 
 }  // namespace
 
-const char* inner_kernel_name(InnerKernel inner) {
-    switch (inner) {
-        case InnerKernel::step05:
-            return "step05";
-        case InnerKernel::step04:
-            return "step04";
-        case InnerKernel::vendor:
-            return "vendor";
-    }
-    throw std::invalid_argument("step07::inner_kernel_name: not an InnerKernel");
-}
-
-InnerKernel parse_inner_kernel(const std::string& text) {
-    for (const InnerKernel inner : kAllInnerKernels) {
-        if (text == inner_kernel_name(inner))
-            return inner;
-    }
-    throw std::invalid_argument("'" + text +
-                                "' is not an inner kernel; choose step05, step04 or "
-                                "vendor");
-}
-
-std::optional<std::string> inner_kernel_unavailable(InnerKernel inner) {
-    if (inner != InnerKernel::vendor)
-        return std::nullopt;
-    std::string why_not;
-    if (tutorial::make_vendor_blas(why_not) == nullptr)
-        return why_not;
-    return std::nullopt;
-}
-
-std::uint64_t resolve_budget(const MultiGpuOptions& options) {
-    if (options.device_memory_bytes > 0)
-        return options.device_memory_bytes;
-    int current = 0;
-    HIP_CHECK(hipGetDevice(&current));
-    std::uint64_t budget = UINT64_MAX;
-    for (const int device : options.devices) {
-        const auto sharing = std::count(options.devices.begin(), options.devices.end(), device);
-        std::size_t free_bytes = 0, total_bytes = 0;
-        HIP_CHECK(hipSetDevice(device));
-        HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
-        const std::uint64_t usable =
-            free_bytes > kAllMemoryMargin ? free_bytes - kAllMemoryMargin : 0;
-        budget = std::min<std::uint64_t>(budget, usable / static_cast<std::uint64_t>(sharing));
-    }
-    HIP_CHECK(hipSetDevice(current));
-    return budget;
-}
-
-Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
-    if (options.devices.empty()) {
-        throw std::invalid_argument(
-            "step07::gemm: the list of devices is empty; name at least one device");
-    }
-    if (const auto reason = tutorial::gpu_unavailable_reason())
-        throw tutorial::RuntimeFailure(*reason);
-    const int count = tutorial::device_count();
-    for (const int device : options.devices) {
-        if (device < 0 || device >= count) {
-            throw std::invalid_argument("there is no device " + std::to_string(device) +
-                                        "; this machine has " + std::to_string(count) +
-                                        " (ids 0 to " + std::to_string(count - 1) + ")");
-        }
-    }
-    PlanRequest request;
-    request.m = m;
-    request.n = n;
-    request.k = k;
-    request.element_bytes = sizeof(float);
-    request.entries = static_cast<int>(options.devices.size());
-    request.budget_bytes = resolve_budget(options);
-    request.chunk_rows = options.chunk_rows;
-    request.panel_cols = options.panel_cols;
-    return plan_multiply(request);
-}
-
-// [gemm]
 GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
                     const MultiGpuOptions& options) {
     if (m < 0 || n < 0 || k < 0)
@@ -637,9 +432,24 @@ GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int 
         std::fill(c, c + elements(m, n), 0.0f);  // empty sums
         return {};
     }
+    return gemm(a, b, c, plan_for(m, n, k, options), options);
+}
+
+// [gemm]
+GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
+                    const MultiGpuOptions& options) {
+    if (a == nullptr || b == nullptr || c == nullptr)
+        throw std::invalid_argument("step07::gemm: a null matrix pointer");
+    if (plan.entries != static_cast<int>(options.devices.size()) || plan.chunks.empty() ||
+        plan.panels.empty()) {
+        throw std::invalid_argument(
+            "step07::gemm: the plan was made for " + std::to_string(plan.entries) +
+            " device entries, the options list " + std::to_string(options.devices.size()));
+    }
+    const int m = plan.m, n = plan.n, k = plan.k;
     const auto start = std::chrono::steady_clock::now();
     GemmStatistics result;
-    result.plan = plan_for(m, n, k, options);
+    result.plan = plan;
     const HostRegistration registration(options.host_memory == HostMemory::pageable,
                                         {{a, elements(m, k) * sizeof(float)},
                                          {b, elements(k, n) * sizeof(float)},

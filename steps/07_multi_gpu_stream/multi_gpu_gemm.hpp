@@ -4,37 +4,21 @@
 /// in column panels, copies overlapped with the multiply.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "inner_kernel.hpp"
 #include "planner.hpp"
 
 namespace step07 {
 
-/// The kernel that multiplies one chunk of A by one panel of B on a device. The orchestration is
-/// the same for all three, so comparing them separates what the streaming costs from what the
-/// kernel costs.
-enum class InnerKernel {
-    step05,  ///< step 05's fastest kernel, reg8x8_db (the default)
-    step04,  ///< step 04's kernel with its best tile, 32 x 32
-    vendor,  ///< the vendor BLAS (cuBLAS on NVIDIA), where the build has one
-};
-
-/// Every inner kernel, in the order above.
-constexpr InnerKernel kAllInnerKernels[] = {InnerKernel::step05, InnerKernel::step04,
-                                            InnerKernel::vendor};
-
-/// The name reports and the command line use: "step05", "step04" or "vendor".
-const char* inner_kernel_name(InnerKernel inner);
-
-/// The inner kernel called `text`; throws std::invalid_argument naming the choices otherwise.
-InnerKernel parse_inner_kernel(const std::string& text);
-
-/// Why `inner` cannot run in this build (the vendor BLAS on a build without one), or nothing. Makes
-/// and drops a vendor BLAS handle on the current device to find out.
-std::optional<std::string> inner_kernel_unavailable(InnerKernel inner);
+/// Compute streams (lanes) per worker: its tiles' kernels take turns on them, so that the next
+/// tile's kernel fills the multiprocessors that the current one leaves idle while its last blocks
+/// finish. Each lane has its own inner kernel handle.
+constexpr std::size_t kLanes = 2;
 
 /// What the host matrices are.
 enum class HostMemory {
@@ -48,9 +32,6 @@ enum class HostMemory {
     pinned,
 };
 
-/// Device memory left to the runtime, the context and the vendor BLAS when the budget is "all".
-constexpr std::uint64_t kAllMemoryMargin = 512ull << 20;
-
 /// How gemm() runs.
 struct MultiGpuOptions {
     /// The device ids to use, one worker (a host thread with its own streams and buffers) per
@@ -58,10 +39,10 @@ struct MultiGpuOptions {
     /// multi-device code is exercised on one GPU. Must not be empty.
     std::vector<int> devices{0};
     /// Device memory each entry may allocate. With a device listed twice, each of its two entries
-    /// gets this budget. 0 means "all": the device's free memory less kAllMemoryMargin, shared
-    /// equally by the entries of that device.
-    std::uint64_t device_memory_bytes = 0;
-    InnerKernel inner = InnerKernel::step05;  ///< the kernel for each tile
+    /// gets this budget. Nothing means "all": the device's free memory less kAllMemoryMargin,
+    /// shared equally by the entries of that device. plan_for() turns it into the plan's budget.
+    std::optional<std::uint64_t> device_memory_bytes;
+    InnerKernel inner = kInnerKernels[0].kernel;  ///< the kernel for each tile (the default first)
     int chunk_rows = 0;  ///< rows per chunk; 0 chooses from the budget (see plan_multiply())
     int panel_cols = 0;  ///< columns per panel; 0 chooses from the budget
     HostMemory host_memory = HostMemory::pageable;  ///< what a, b and c point to
@@ -119,14 +100,20 @@ struct GemmStatistics {
     std::string host_memory;  ///< how the host matrices were treated, in words
 };
 
-/// The budget per entry that gemm() plans with: options.device_memory_bytes, or for 0 ("all") the
-/// smallest share of free memory (less kAllMemoryMargin) over the listed devices.
+/// `listed`, or every device of the machine when it is empty. Throws std::invalid_argument for
+/// an id that is not a device of this machine (naming the ids there are) and
+/// tutorial::RuntimeFailure when there is no GPU at all.
+std::vector<int> devices_or_all(const std::vector<int>& listed);
+
+/// The budget per entry for options.devices: budget_per_entry() with each device's memory as
+/// hipMemGetInfo reports it now. Throws what budget_per_entry() throws.
 std::uint64_t resolve_budget(const MultiGpuOptions& options);
 
-/// The plan gemm() will follow for an m x n x k multiply with `options`. Throws
-/// std::invalid_argument for an empty device list, an id that is not a device of this machine and
-/// for everything plan_multiply() refuses (a budget too small, with the smallest that works), and
-/// tutorial::RuntimeFailure when there is no GPU at all.
+/// The plan for an m x n x k multiply with `options`: its devices, its budget (resolved here,
+/// once, and kept in Plan::budget_bytes) and its chunk and panel sizes. Throws
+/// std::invalid_argument for an empty device list, an id that is not a device of this machine, a
+/// budget larger than a device has and everything plan_multiply() refuses (a budget too small,
+/// with the smallest that works), and tutorial::RuntimeFailure when there is no GPU at all.
 Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 
 /// Computes C = A·B for row-major float matrices in host memory: A is m x k, B is k x n, C is
@@ -146,6 +133,13 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 /// rethrown on the calling thread after every worker has stopped and released its device memory.
 /// C is then incomplete.
 GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
+                    const MultiGpuOptions& options);
+
+/// The same multiply following `plan`, made by plan_for() for these options (its shapes and its
+/// number of entries must match, or std::invalid_argument): the plan a program prints is then the
+/// plan it runs, however often it calls. options.device_memory_bytes, chunk_rows and panel_cols
+/// are not read again; the plan holds what they gave.
+GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options);
 
 }  // namespace step07

@@ -101,6 +101,34 @@ void check_request(const PlanRequest& request) {
 
 }  // namespace
 
+std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
+                               const std::vector<DeviceMemory>& entries) {
+    std::uint64_t budget = UINT64_MAX;
+    for (const DeviceMemory& entry : entries) {
+        const auto sharing = static_cast<std::uint64_t>(
+            std::count_if(entries.begin(), entries.end(),
+                          [&](const DeviceMemory& other) { return other.device == entry.device; }));
+        if (!asked) {
+            const std::uint64_t usable =
+                entry.free_bytes > kAllMemoryMargin ? entry.free_bytes - kAllMemoryMargin : 0;
+            budget = std::min(budget, usable / sharing);
+        } else if (*asked > entry.total_bytes / sharing) {
+            std::string what = "a device memory budget of " + bytes_text(*asked) +
+                               " per device entry is more than device " +
+                               std::to_string(entry.device) +
+                               " has: " + tutorial::format_bytes(entry.total_bytes) + " in all";
+            if (sharing > 1) {
+                what +=
+                    ", shared by its " + std::to_string(sharing) + " entries in the device list";
+            }
+            throw std::invalid_argument(
+                what + "; give at most " + bytes_text(entry.total_bytes / sharing) +
+                " or 'all' (free memory less " + tutorial::format_bytes(kAllMemoryMargin) + ")");
+        }
+    }
+    return asked ? *asked : (entries.empty() ? 0 : budget);
+}
+
 BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols) {
     const std::uint64_t chunks = ceil_div(request.m, chunk_rows);
     const std::uint64_t panels = ceil_div(request.n, panel_cols);
@@ -111,7 +139,7 @@ BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols
     // No more buffers of a kind than the plan can use at once (see BufferSet).
     const std::uint64_t computing = std::min<std::uint64_t>(chunks, kChunksAtOnce);
     set.a_buffers = static_cast<int>(std::min<std::uint64_t>(chunks, kChunkBuffers));
-    set.b_buffers = panels > 1 ? 2 : 1;
+    set.b_buffers = panels > 1 ? kPanelBuffers : 1;
     set.c_buffers = static_cast<int>(std::min<std::uint64_t>(chunks * panels, computing + 1));
     set.a_bytes = rows * k * request.element_bytes;
     set.b_bytes = k * cols * request.element_bytes;

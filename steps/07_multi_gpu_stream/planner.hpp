@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ constexpr int kChunkBuffers = 3;
 
 /// How many chunks compute at once on one entry, sharing every panel of B that it copies.
 constexpr int kChunksAtOnce = 2;
+
+/// Buffers for panels of B on one entry when B is streamed: one read by the kernels while the next
+/// arrives. The worker fills them in the order of use, so more of them let a copy start earlier.
+constexpr int kPanelBuffers = 2;
 
 /// The widest panel the planner picks on its own. A panel of B is a 2D copy: one piece of
 /// `cols` floats from every row of B, and a copy engine moves short pieces slowly. Measured on an
@@ -63,9 +68,9 @@ struct Panel {
 };
 
 /// The device buffers one entry allocates for a given chunk height and panel width, and never
-/// more than can be in use: three chunks of A (two computing, one arriving), two panels of B (one
-/// read while the next arrives) and a tile of C per computing chunk plus one on its way home;
-/// fewer where the plan has fewer chunks, panels or tiles.
+/// more than can be in use: kChunkBuffers chunks of A (two computing, one arriving),
+/// kPanelBuffers panels of B (one read while the next arrives) and a tile of C per computing chunk
+/// plus one on its way home; fewer where the plan has fewer chunks, panels or tiles.
 struct BufferSet {
     int a_buffers = 0;  ///< chunks of A: rows x k
     int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)
@@ -95,6 +100,25 @@ struct Plan {
     /// True when one panel covers all of B: it is copied once per entry and stays resident.
     bool b_resident() const { return panels.size() == 1; }
 };
+
+/// Device memory left to the runtime, the context and the vendor BLAS when the budget is "all".
+constexpr std::uint64_t kAllMemoryMargin = 512ull << 20;
+
+/// The memory of the device behind one entry of a device list, as hipMemGetInfo reports it.
+struct DeviceMemory {
+    int device = 0;
+    std::uint64_t free_bytes = 0;
+    std::uint64_t total_bytes = 0;
+};
+
+/// The device memory each entry may allocate, the one budget a plan is made for. `asked` is a
+/// size per entry, or nothing for "all": each device's free memory less kAllMemoryMargin, shared
+/// equally by the entries on it, and the smallest share over the devices. `entries` has one
+/// element per entry of the device list (a device listed twice appears twice). Throws
+/// std::invalid_argument, naming the device and its memory, when `asked` times the entries on a
+/// device is more than the device has in all.
+std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
+                               const std::vector<DeviceMemory>& entries);
 
 /// The device memory one entry needs for chunks of `chunk_rows` and panels of `panel_cols` (both
 /// at least 1) of the request's shapes.

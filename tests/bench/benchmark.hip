@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -107,13 +106,6 @@ Shape parse_shape(const std::string& text) {
     shape.n = static_cast<int>(n);
     shape.k = static_cast<int>(k);
     return shape;
-}
-
-std::string today() {
-    const std::time_t now = std::time(nullptr);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-    return text;
 }
 
 // The driver as its vendor names it: on NVIDIA the kernel module's version ("580.159.04") from
@@ -283,7 +275,7 @@ int run(const Settings& settings) {
     header.driver = driver_description(header.driver_version);
     header.platform = tutorial::gpu_platform();
     header.host_cpu = host_cpu_name();
-    header.date = today();
+    header.date = bench::utc_date();
     header.commit = settings.commit;
     header.command = settings.command;
     header.warmup = settings.warmup;

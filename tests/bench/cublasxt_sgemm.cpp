@@ -23,7 +23,7 @@ class CublasXt final : public HostBlas {
         check(cublasXtDeviceSelect(handle_, static_cast<int>(devices.size()), devices.data()),
               "cublasXtDeviceSelect");
         // The benchmark's host matrices are page-locked already, so cuBLASXt's own pinning stays
-        // off (CUBLASXT_PINNING_DISABLED, the default) and the block size stays the default.
+        // off (CUBLASXT_PINNING_DISABLED, the default); the benchmark sweeps the block size.
         int major = 0, minor = 0;
         check(cublasGetProperty(MAJOR_VERSION, &major), "cublasGetProperty");
         check(cublasGetProperty(MINOR_VERSION, &minor), "cublasGetProperty");
@@ -35,6 +35,10 @@ class CublasXt final : public HostBlas {
     ~CublasXt() override { cublasXtDestroy(handle_); }
 
     std::string name() const override { return name_; }
+
+    void set_block_dim(int block_dim) override {
+        check(cublasXtSetBlockDim(handle_, block_dim), "cublasXtSetBlockDim");
+    }
 
     void sgemm(const float* a, const float* b, float* c, int m, int n, int k) override {
         const float one = 1.0f, zero = 0.0f;

@@ -16,6 +16,10 @@ class HostBlas {
     virtual ~HostBlas() = default;
     /// The library, its version and its devices, e.g. "cuBLASXt 13.1 SGEMM on devices 0, 1".
     virtual std::string name() const = 0;
+    /// The edge of the square blocks the library cuts the matrices into, each a unit of work on a
+    /// device; cuBLASXt's default is 1024. Larger blocks buy more flops per byte copied and take
+    /// more device memory.
+    virtual void set_block_dim(int block_dim) = 0;
     virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k) = 0;
 };
 

@@ -1,37 +1,46 @@
 /// \file
-/// \brief `multi_gpu_benchmark`: step 07 against its own inner kernel and against cuBLASXt, in one
-/// run, on the same inputs.
+/// \brief `multi_gpu_benchmark`: step 07 against its own inner kernel and against cuBLASXt at its
+/// best, in one run, on the same inputs, with the device memory each of them used.
 ///
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
-///  - "resident": the inner kernel alone on matrices already in device 0's memory (events);
-///  - "stream, 1 device": step07::gemm from pinned host memory on the first listed device, with a
-///    budget of a third of A + B + C by default, so the multiply runs out of core in at least four
-///    chunks at n = 16384 (host wall time, transfers included);
-///  - "stream, all devices": the same on every listed device (when more than one is listed);
-/// and then cublasXtSgemm from the same pinned host memory on the first device and on all listed
-/// devices. Each is one warm-up, then the median of -i repetitions, and each result is verified
-/// (sampled rows) before it counts. The ratios come from this one run. Results go to stdout as a
-/// table and, with --json, to a file; with --trace, every copy and kernel of the last run of each
-/// streamed row goes to a CSV file.
+///  - "resident": the inner kernel alone on matrices already in the first device's memory
+///    (events);
+///  - "stream": step07::gemm from pinned host memory on the first listed device, with the budget
+///    of --device-memory (by default a third of A + B + C, so that it runs out of core), and on
+///    all listed devices when more than one is listed (host wall time, transfers included);
+/// then cublasXtSgemm from the same pinned host memory at every block dim of a sweep (the
+/// library's default 1024 up to one that covers n in one block), on the first device and on all
+/// listed devices; and last each inner kernel streamed again with a budget equal to the device
+/// memory that the fastest block dim of cuBLASXt used, so that the two are also compared at equal
+/// memory. Each is one warm-up, then the median of -i repetitions, and each result is verified
+/// (sampled rows) before it counts.
+///
+/// The device memory a contender used is how far the device's free memory fell below where it
+/// stood before the contender's first call, sampled by a host thread every millisecond while it
+/// runs (hipMemGetInfo); for the step, its plan's buffers are given as well. The ratios come from
+/// this one run and are stated without targets. Results go to stdout as tables and, with --json,
+/// to a file; with --trace, every copy and kernel of the last run of each streamed row goes to a
+/// CSV file.
 #include <hip/hip_runtime.h>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cmath>
+#include <atomic>
+#include <chrono>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iomanip>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/errors.hpp"
@@ -41,10 +50,11 @@
 #include "common/report.hpp"
 #include "common/vendor_blas.hpp"
 #include "common/verify.hpp"
-#include "lds_float4_gemm.hpp"
+#include "host_memory.hpp"
+#include "inner_kernel.hpp"
 #include "multi_gpu_gemm.hpp"
 #include "tests/bench/cublasxt_sgemm.hpp"
-#include "tiled_gemm.hpp"
+#include "tests/bench/results_json.hpp"
 
 namespace {
 
@@ -52,7 +62,8 @@ struct Settings {
     int n = 16384;
     std::string devices;                 // comma-separated ids; empty: all devices
     std::string device_memory = "auto";  // auto: (A + B + C) / 3, out of core
-    std::string inner = "step05,vendor";
+    std::string inner = std::string(step07::kInnerKernels[0].name) + ",vendor";  // default, BLAS
+    std::string block_dims;  // comma-separated; empty: default_block_dims(n)
     int iterations = 5;
     int chunk_rows = 0;
     int panel_cols = 0;
@@ -62,62 +73,100 @@ struct Settings {
     std::uint64_t seed = 42;
 };
 
-// One measured row of the table.
+// One measured row.
 struct Measurement {
     std::string what;   // "resident", "stream" or "cublasxt"
     std::string inner;  // the inner kernel, or the library
     std::vector<int> devices;
+    int block_dim = 0;  // cuBLASXt's block dim; 0 for the others
+    // For the stream rows: "option" (the budget of --device-memory) or "cublasxt" (the memory
+    // the fastest cuBLASXt configuration used).
+    std::string budget_from;
     tutorial::TimingSummary timing;
     bool verified = false;
-    std::optional<step07::GemmStatistics> statistics;  // for the stream rows
+    std::uint64_t memory_used = 0;  // the largest fall of free memory over the devices (sampled)
+    std::uint64_t plan_bytes = 0;   // stream rows: the plan's buffers on the busiest device
+    std::optional<step07::GemmStatistics> statistics;  // stream rows: the last run
 };
 
 struct Ratio {
     std::string name;
     double value;
-    std::string target;
 };
 
-std::vector<int> split_ids(const std::string& text) {
-    std::vector<int> ids;
-    std::stringstream list(text);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-        try {
-            std::size_t used = 0;
-            ids.push_back(std::stoi(item, &used));
-            if (used != item.size() || ids.back() < 0)
-                throw std::invalid_argument(item);
-        } catch (const std::exception&) {
-            throw tutorial::UsageError("--devices: '" + text + "' is not a list of device ids");
+// cuBLASXt's default block dim (1024), the sizes around it that overlap copies and work best for
+// large n, and the ones that cover n in two blocks and in one; none larger than n.
+std::vector<int> default_block_dims(int n) {
+    std::vector<int> dims{1024, 2048, 4096, 8192, (n + 1) / 2, n};
+    for (int& dim : dims)
+        dim = std::min(dim, n);
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    return dims;
+}
+
+// Watches the free memory of some devices from a host thread while it lives. used() is how far
+// it fell below where it stood when the watch began, at most over the devices: the memory the
+// work in between took, whoever allocated it (a library's own buffers and workspaces included).
+class FreeMemoryWatch {
+  public:
+    explicit FreeMemoryWatch(std::vector<int> devices)
+        : devices_(std::move(devices)), start_(devices_.size()), lowest_(devices_.size()) {
+        int current = 0;
+        HIP_CHECK(hipGetDevice(&current));
+        for (std::size_t i = 0; i < devices_.size(); ++i)
+            start_[i] = lowest_[i] = free_bytes(devices_[i]).value_or(0);
+        HIP_CHECK(hipSetDevice(current));
+        thread_ = std::thread([this] {
+            while (!stop_.load()) {
+                sample();
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        });
+    }
+    ~FreeMemoryWatch() { stop(); }
+    FreeMemoryWatch(const FreeMemoryWatch&) = delete;
+    FreeMemoryWatch& operator=(const FreeMemoryWatch&) = delete;
+
+    // Stops watching and returns the largest fall of free memory over the devices.
+    std::uint64_t used() {
+        stop();
+        std::uint64_t most = 0;
+        for (std::size_t i = 0; i < devices_.size(); ++i)
+            most =
+                std::max<std::uint64_t>(most, start_[i] > lowest_[i] ? start_[i] - lowest_[i] : 0);
+        return most;
+    }
+
+  private:
+    // A failed reading is skipped: the watch must not disturb the work it watches.
+    static std::optional<std::size_t> free_bytes(int device) {
+        std::size_t free_memory = 0, total_memory = 0;
+        if (hipSetDevice(device) != hipSuccess ||
+            hipMemGetInfo(&free_memory, &total_memory) != hipSuccess) {
+            (void)hipGetLastError();
+            return std::nullopt;
+        }
+        return free_memory;
+    }
+    void sample() {
+        for (std::size_t i = 0; i < devices_.size(); ++i) {
+            if (const auto now = free_bytes(devices_[i]))
+                lowest_[i] = std::min(lowest_[i], *now);
         }
     }
-    return ids;
-}
-
-std::string join(const std::vector<int>& ids, char separator = ',') {
-    std::string text;
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        text += (i ? std::string(1, separator) : "") + std::to_string(ids[i]);
-    return text;
-}
-
-std::string today() {
-    const std::time_t now = std::time(nullptr);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-    return text;
-}
-
-std::string json_escape(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
+    void stop() {
+        if (!thread_.joinable())
+            return;
+        stop_ = true;
+        thread_.join();
     }
-    return out;
-}
+
+    std::vector<int> devices_;
+    std::vector<std::size_t> start_, lowest_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
 
 // The inputs, in ordinary memory for the reference and in pinned memory for the copies.
 struct Inputs {
@@ -156,49 +205,49 @@ Measurement measure_resident(step07::InnerKernel inner, int device, Inputs& inpu
                              int iterations) {
     tutorial::select_device(device);
     const int n = inputs.n;
-    std::unique_ptr<tutorial::VendorBlas> vendor;
-    if (inner == step07::InnerKernel::vendor) {
-        std::string why_not;
-        vendor = tutorial::make_vendor_blas(why_not);
-    }
+    const step07::InnerMultiply multiply(inner, /*lanes=*/1);
     tutorial::DeviceBuffer<float> a(inputs.a.size()), b(inputs.b.size()), c(inputs.a.size());
     a.upload(inputs.a);
     b.upload(inputs.b);
     const tutorial::Stream stream;
     HIP_CHECK(hipMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
-    auto run = [&] {
-        switch (inner) {
-            case step07::InnerKernel::step05:
-                step05::gemm(a.get(), b.get(), c.get(), n, n, n, stream.get(),
-                             step05::Variant::reg8x8_db);
-                break;
-            case step07::InnerKernel::step04:
-                step04::gemm<float>(a.get(), b.get(), c.get(), n, n, n, stream.get(), 32);
-                break;
-            case step07::InnerKernel::vendor:
-                vendor->sgemm(a.get(), b.get(), c.get(), n, n, n, stream.get());
-                break;
-        }
-    };
-    Measurement result{"resident", step07::inner_kernel_name(inner), {device}, {}, false, {}};
-    result.timing = tutorial::time_with_events(stream.get(), 1, iterations, run);
+    Measurement result;
+    result.what = "resident";
+    result.inner = step07::inner_kernel_name(inner);
+    result.devices = {device};
+    result.timing = tutorial::time_with_events(stream.get(), 1, iterations, [&] {
+        multiply(0, a.get(), b.get(), c.get(), n, n, n, stream.get());
+    });
     stream.synchronize();
     HIP_CHECK(hipMemcpy(inputs.host_c.get(), c.get(), c.bytes(), hipMemcpyDeviceToHost));
     result.verified = inputs.verify_c("resident " + result.inner);
     return result;
 }
 
-// Host wall time of `multiply` (which leaves C in inputs.host_c): one warm-up, then the median.
-void time_from_host(Measurement& result, Inputs& inputs, int iterations,
+// Host wall time of `multiply` (which leaves C in inputs.host_c): one warm-up, then the median;
+// the memory used is what `watch` saw from its start to the end of the last run.
+void time_from_host(Measurement& result, Inputs& inputs, int iterations, FreeMemoryWatch& watch,
                     const std::function<void()>& multiply) {
     inputs.poison_c();
     result.timing = tutorial::time_on_host(1, iterations, multiply);
-    result.verified =
-        inputs.verify_c(result.what + " " + result.inner + " on " + join(result.devices));
+    result.memory_used = watch.used();
+    result.verified = inputs.verify_c(result.what + " " + result.inner + " on " +
+                                      tutorial::join(result.devices, ","));
 }
 
-Measurement measure_stream(step07::InnerKernel inner, const std::vector<int>& devices,
-                           const Settings& settings, std::uint64_t budget, Inputs& inputs) {
+std::vector<int> distinct(std::vector<int> devices) {
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    return devices;
+}
+
+// The plans do not depend on the inner kernel: any one makes them.
+constexpr step07::InnerKernel kPlanningKernel = step07::kInnerKernels[0].kernel;
+
+// The options of the step on `devices` with `budget` per entry (nothing: all).
+step07::MultiGpuOptions stream_options(step07::InnerKernel inner, const std::vector<int>& devices,
+                                       const Settings& settings,
+                                       std::optional<std::uint64_t> budget) {
     step07::MultiGpuOptions options;
     options.devices = devices;
     options.device_memory_bytes = budget;
@@ -206,23 +255,62 @@ Measurement measure_stream(step07::InnerKernel inner, const std::vector<int>& de
     options.chunk_rows = settings.chunk_rows;
     options.panel_cols = settings.panel_cols;
     options.host_memory = step07::HostMemory::pinned;
-    Measurement result{"stream", step07::inner_kernel_name(inner), devices, {}, false, {}};
-    const int n = inputs.n;
-    time_from_host(result, inputs, settings.iterations, [&] {
+    return options;
+}
+
+// The step following `plan`, the one printed for it, made by plan_for() for `options`.
+Measurement measure_stream(const step07::Plan& plan, const step07::MultiGpuOptions& options,
+                           const std::string& budget_from, const Settings& settings,
+                           Inputs& inputs) {
+    const std::vector<int>& devices = options.devices;
+    Measurement result;
+    result.what = "stream";
+    result.inner = step07::inner_kernel_name(options.inner);
+    result.devices = devices;
+    result.budget_from = budget_from;
+    for (const int device : devices) {
+        const auto entries = std::count(devices.begin(), devices.end(), device);
+        result.plan_bytes = std::max<std::uint64_t>(
+            result.plan_bytes, static_cast<std::uint64_t>(entries) * plan.buffers.total_bytes());
+    }
+    // Each call allocates its buffers and frees them before it returns: the watch sees them all.
+    FreeMemoryWatch watch(distinct(devices));
+    time_from_host(result, inputs, settings.iterations, watch, [&] {
         result.statistics = step07::gemm(inputs.host_a.get(), inputs.host_b.get(),
-                                         inputs.host_c.get(), n, n, n, options);
+                                         inputs.host_c.get(), plan, options);
     });
     return result;
 }
 
-Measurement measure_cublasxt(bench::HostBlas& blas, const std::vector<int>& devices,
+// cuBLASXt on `devices` (distinct) with one block dim, from a handle of its own: the watch starts
+// before the handle is made, so whatever the library keeps on the devices counts, and nothing an
+// earlier block dim left behind is taken for free.
+Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
                              const Settings& settings, Inputs& inputs) {
-    Measurement result{"cublasxt", "cuBLASXt", devices, {}, false, {}};
+    Measurement result;
+    result.what = "cublasxt";
+    result.inner = "cuBLASXt";
+    result.devices = devices;
+    result.block_dim = block_dim;
+    FreeMemoryWatch watch(devices);
+    std::string why_not;
+    const std::unique_ptr<bench::HostBlas> blas = bench::make_cublasxt(devices, why_not);
+    if (!blas)
+        throw tutorial::RuntimeFailure(why_not);
+    blas->set_block_dim(block_dim);
     const int n = inputs.n;
-    time_from_host(result, inputs, settings.iterations, [&] {
-        blas.sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
+    time_from_host(result, inputs, settings.iterations, watch, [&] {
+        blas->sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
     });
     return result;
+}
+
+std::string what_text(const Measurement& m) {
+    if (m.what == "cublasxt")
+        return "cuBLASXt, block dim " + std::to_string(m.block_dim);
+    if (m.what == "stream")
+        return "stream " + m.inner + (m.budget_from == "cublasxt" ? ", cuBLASXt's memory" : "");
+    return "resident " + m.inner;
 }
 
 std::string plan_text(const Measurement& m) {
@@ -231,6 +319,12 @@ std::string plan_text(const Measurement& m) {
     const step07::Plan& plan = m.statistics->plan;
     return std::to_string(plan.chunks.size()) + "x" + std::to_string(plan.panels.size()) + " (" +
            std::to_string(plan.chunk_rows) + "x" + std::to_string(plan.panel_cols) + ")";
+}
+
+std::string mib(std::uint64_t bytes) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(0) << static_cast<double>(bytes) / (1 << 20);
+    return text.str();
 }
 
 // Kernel busy time and hidden copy time over all entries of the last run, as percentages.
@@ -245,12 +339,24 @@ std::pair<double, double> overlap(const step07::GemmStatistics& statistics) {
     return {span > 0 ? 100.0 * compute / span : 0.0, copy > 0 ? 100.0 * hidden / copy : 0.0};
 }
 
+void print_header() {
+    std::cout << std::left << std::setw(36) << "what" << std::setw(9) << "devices" << std::setw(22)
+              << "plan" << std::right << std::setw(11) << "median ms" << std::setw(11) << "min ms"
+              << std::setw(5) << "runs" << std::setw(11) << "GFLOPS" << std::setw(10) << "used MiB"
+              << std::setw(10) << "plan MiB" << std::setw(9) << "kernels" << std::setw(9)
+              << "hidden"
+              << "  result\n";
+}
+
 void print_row(const Measurement& m, int n) {
-    std::cout << std::left << std::setw(10) << m.what << std::setw(10) << m.inner << std::setw(9)
-              << join(m.devices) << std::setw(22) << plan_text(m) << std::right << std::fixed
-              << std::setprecision(2) << std::setw(11) << m.timing.median_ms << std::setw(11)
-              << m.timing.min_ms << std::setw(5) << m.timing.repetitions << std::setprecision(1)
-              << std::setw(11) << tutorial::gflops(n, n, n, m.timing.median_ms);
+    std::cout << std::left << std::setw(36) << what_text(m) << std::setw(9)
+              << tutorial::join(m.devices, ",") << std::setw(22) << plan_text(m) << std::right
+              << std::fixed << std::setprecision(2) << std::setw(11) << m.timing.median_ms
+              << std::setw(11) << m.timing.min_ms << std::setw(5) << m.timing.repetitions
+              << std::setprecision(1) << std::setw(11)
+              << tutorial::gflops(n, n, n, m.timing.median_ms) << std::setw(10)
+              << (m.what == "resident" ? "-" : mib(m.memory_used)) << std::setw(10)
+              << (m.statistics ? mib(m.plan_bytes) : "-");
     if (m.statistics) {
         const auto [busy, hidden] = overlap(*m.statistics);
         std::cout << std::setw(8) << busy << "%" << std::setw(8) << hidden << "%";
@@ -279,120 +385,148 @@ void write_trace(const std::string& path, const std::vector<Measurement>& rows) 
     std::ofstream out(path);
     if (!out)
         throw tutorial::RuntimeFailure("cannot write " + path);
-    out << "inner,devices,entry,device,operation,chunk,panel,begin_ms,end_ms\n";
+    out << "inner,budget_from,devices,entry,device,operation,chunk,panel,begin_ms,end_ms\n";
     for (const Measurement& m : rows) {
         if (!m.statistics)
             continue;
         for (const step07::EntryStatistics& entry : m.statistics->entries) {
             for (const step07::Operation& op : entry.operations) {
-                out << m.inner << "," << join(m.devices, ' ') << "," << entry.entry << ","
-                    << entry.device << "," << kind_name(op.kind) << "," << op.chunk << ","
-                    << op.panel << "," << op.begin_ms << "," << op.end_ms << "\n";
+                out << m.inner << "," << m.budget_from << "," << tutorial::join(m.devices, " ")
+                    << "," << entry.entry << "," << entry.device << "," << kind_name(op.kind) << ","
+                    << op.chunk << "," << op.panel << "," << op.begin_ms << "," << op.end_ms
+                    << "\n";
             }
         }
     }
 }
 
-void write_json(const Settings& settings, const std::vector<std::string>& gpus, int driver,
-                int runtime, const std::string& vendor, const std::string& host_blas,
-                const std::vector<int>& devices, std::uint64_t budget,
+// What the run was: the machine, the libraries and the settings, for the JSON file.
+struct RunFacts {
+    std::vector<std::string> gpus;
+    int driver = 0;
+    int runtime = 0;
+    std::string vendor_blas;
+    std::string host_blas;
+    std::vector<int> devices;
+    std::uint64_t budget = 0;  // per entry, for the "option" rows
+};
+
+void write_row_json(std::ostream& out, const Measurement& m, int n) {
+    using bench::json_number;
+    using bench::json_text;
+    out << "    {\"measurement\": " << json_text(m.what) << ", \"inner\": " << json_text(m.inner)
+        << ", \"devices\": [" << tutorial::join(m.devices, ", ") << "]";
+    if (m.what == "cublasxt")
+        out << ", \"block_dim\": " << m.block_dim;
+    if (m.what == "stream")
+        out << ", \"budget_from\": " << json_text(m.budget_from);
+    out << ", \"median_ms\": " << json_number(m.timing.median_ms)
+        << ", \"min_ms\": " << json_number(m.timing.min_ms)
+        << ", \"repetitions\": " << m.timing.repetitions
+        << ", \"gflops\": " << json_number(tutorial::gflops(n, n, n, m.timing.median_ms));
+    if (m.what != "resident")
+        out << ", \"device_memory_used_bytes\": " << m.memory_used;
+    if (m.statistics) {
+        const step07::GemmStatistics& statistics = *m.statistics;
+        const step07::Plan& plan = statistics.plan;
+        const auto [busy, hidden] = overlap(statistics);
+        int panel_copies = 0;
+        std::uint64_t bytes_in = 0;
+        double setup = 0.0, teardown = 0.0, span = 0.0;
+        std::vector<int> chunks;
+        for (const step07::EntryStatistics& entry : statistics.entries) {
+            chunks.push_back(entry.chunks);
+            panel_copies += entry.panel_copies;
+            bytes_in += entry.bytes_to_device;
+            setup = std::max(setup, entry.setup_ms);
+            teardown = std::max(teardown, entry.teardown_ms);
+            span = std::max(span, entry.span_ms);
+        }
+        out << ", \"budget_bytes\": " << plan.budget_bytes << ", \"plan_bytes\": " << m.plan_bytes
+            << ", \"chunks\": " << plan.chunks.size() << ", \"panels\": " << plan.panels.size()
+            << ", \"chunk_rows\": " << plan.chunk_rows << ", \"panel_cols\": " << plan.panel_cols
+            << ", \"kernel_busy_percent\": " << json_number(busy)
+            << ", \"copy_hidden_percent\": " << json_number(hidden) << ", \"chunks_per_entry\": ["
+            << tutorial::join(chunks, ", ") << "], \"panel_copies\": " << panel_copies
+            << ", \"bytes_to_device\": " << bytes_in
+            << ", \"device_span_ms\": " << json_number(span)
+            << ", \"host_setup_ms\": " << json_number(setup)
+            << ", \"host_teardown_ms\": " << json_number(teardown);
+    }
+    out << ", \"verified\": " << (m.verified ? "true" : "false") << "}";
+}
+
+void write_json(const Settings& settings, const RunFacts& facts,
                 const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios) {
+    using bench::json_number;
+    using bench::json_text;
     std::ofstream out(settings.json_path);
     if (!out)
         throw tutorial::RuntimeFailure("cannot write " + settings.json_path);
     out << "{\n  \"benchmark\": \"multi_gpu\",\n  \"gpus\": [";
-    for (std::size_t i = 0; i < gpus.size(); ++i)
-        out << (i ? ", " : "") << "\"" << json_escape(gpus[i]) << "\"";
-    out << "],\n  \"driver_version\": " << driver << ",\n  \"runtime_version\": " << runtime
-        << ",\n  \"platform\": \"" << json_escape(tutorial::gpu_platform())
-        << "\",\n  \"vendor_blas\": \"" << json_escape(vendor) << "\",\n  \"host_blas\": \""
-        << json_escape(host_blas) << "\",\n  \"date\": \"" << today() << "\",\n  \"commit\": \""
-        << json_escape(settings.commit) << "\",\n  \"n\": " << settings.n << ",\n  \"devices\": ["
-        << join(devices) << "],\n  \"budget_bytes\": " << budget << ",\n  \"results\": [\n";
-    out << std::setprecision(6);
+    for (std::size_t i = 0; i < facts.gpus.size(); ++i)
+        out << (i ? ", " : "") << json_text(facts.gpus[i]);
+    out << "],\n  \"driver_version\": " << facts.driver
+        << ",\n  \"runtime_version\": " << facts.runtime
+        << ",\n  \"platform\": " << json_text(tutorial::gpu_platform())
+        << ",\n  \"vendor_blas\": " << json_text(facts.vendor_blas)
+        << ",\n  \"host_blas\": " << json_text(facts.host_blas)
+        << ",\n  \"date\": " << json_text(bench::utc_date())
+        << ",\n  \"commit\": " << json_text(settings.commit) << ",\n  \"n\": " << settings.n
+        << ",\n  \"devices\": [" << tutorial::join(facts.devices, ", ")
+        << "],\n  \"budget_bytes\": " << facts.budget << ",\n  \"results\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const Measurement& m = rows[i];
-        out << "    {\"measurement\": \"" << m.what << "\", \"inner\": \"" << json_escape(m.inner)
-            << "\", \"devices\": [" << join(m.devices) << "], \"median_ms\": " << m.timing.median_ms
-            << ", \"min_ms\": " << m.timing.min_ms << ", \"repetitions\": " << m.timing.repetitions
-            << ", \"gflops\": "
-            << tutorial::gflops(settings.n, settings.n, settings.n, m.timing.median_ms);
-        if (m.statistics) {
-            const step07::Plan& plan = m.statistics->plan;
-            const auto [busy, hidden] = overlap(*m.statistics);
-            out << ", \"chunks\": " << plan.chunks.size() << ", \"panels\": " << plan.panels.size()
-                << ", \"chunk_rows\": " << plan.chunk_rows
-                << ", \"panel_cols\": " << plan.panel_cols << ", \"kernel_busy_percent\": " << busy
-                << ", \"copy_hidden_percent\": " << hidden << ", \"chunks_per_entry\": [";
-            int panel_copies = 0;
-            std::uint64_t bytes_in = 0;
-            double setup = 0.0, teardown = 0.0, span = 0.0;
-            for (std::size_t e = 0; e < m.statistics->entries.size(); ++e) {
-                out << (e ? ", " : "") << m.statistics->entries[e].chunks;
-                panel_copies += m.statistics->entries[e].panel_copies;
-                bytes_in += m.statistics->entries[e].bytes_to_device;
-                setup = std::max(setup, m.statistics->entries[e].setup_ms);
-                teardown = std::max(teardown, m.statistics->entries[e].teardown_ms);
-                span = std::max(span, m.statistics->entries[e].span_ms);
-            }
-            out << "], \"panel_copies\": " << panel_copies << ", \"bytes_to_device\": " << bytes_in;
-            out << ", \"device_span_ms\": " << span << ", \"host_setup_ms\": " << setup
-                << ", \"host_teardown_ms\": " << teardown;
-        }
-        out << ", \"verified\": " << (m.verified ? "true" : "false") << "}"
-            << (i + 1 < rows.size() ? "," : "") << "\n";
+        write_row_json(out, rows[i], settings.n);
+        out << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ],\n  \"ratios\": [\n";
     for (std::size_t i = 0; i < ratios.size(); ++i) {
-        out << "    {\"name\": \"" << json_escape(ratios[i].name)
-            << "\", \"value\": " << ratios[i].value << ", \"target\": \""
-            << json_escape(ratios[i].target) << "\"}" << (i + 1 < ratios.size() ? "," : "") << "\n";
+        out << "    {\"name\": " << json_text(ratios[i].name)
+            << ", \"value\": " << json_number(ratios[i].value) << "}"
+            << (i + 1 < ratios.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
 }
 
 const Measurement* find(const std::vector<Measurement>& rows, const std::string& what,
-                        const std::string& inner, const std::vector<int>& devices) {
+                        const std::string& inner, const std::vector<int>& devices,
+                        const std::string& budget_from = "") {
     for (const Measurement& m : rows) {
-        if (m.what == what && m.inner == inner && m.devices == devices)
+        if (m.what == what && m.inner == inner && m.devices == devices &&
+            m.budget_from == budget_from)
             return &m;
     }
     return nullptr;
 }
 
-int run(const Settings& settings) {
-    if (const auto reason = tutorial::gpu_unavailable_reason())
-        throw tutorial::RuntimeFailure(*reason);
-    const int count = tutorial::device_count();
-    std::vector<int> devices = split_ids(settings.devices);
-    if (devices.empty()) {
-        for (int id = 0; id < count; ++id)
-            devices.push_back(id);
+// The fastest verified cuBLASXt row on `devices`, or nullptr.
+const Measurement* best_cublasxt(const std::vector<Measurement>& rows,
+                                 const std::vector<int>& devices) {
+    const Measurement* best = nullptr;
+    for (const Measurement& m : rows) {
+        if (m.what == "cublasxt" && m.devices == devices && m.verified &&
+            (best == nullptr || m.timing.median_ms < best->timing.median_ms))
+            best = &m;
     }
-    for (const int id : devices) {
-        if (id >= count) {
-            throw tutorial::UsageError("--devices: there is no device " + std::to_string(id) +
-                                       "; this machine has " + std::to_string(count));
-        }
-    }
-    std::vector<int> distinct = devices;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    const std::vector<int> first{devices.front()};
+    return best;
+}
 
-    const int n = settings.n;
-    const std::uint64_t matrix_bytes = static_cast<std::uint64_t>(n) * n * sizeof(float);
-    std::uint64_t budget = 0;  // "all": each call shares out the free memory itself
-    if (settings.device_memory == "auto") {
-        budget = matrix_bytes;  // a third of A + B + C
-    } else if (settings.device_memory != "all") {
-        try {
-            budget = step07::parse_byte_size(settings.device_memory);
-        } catch (const std::invalid_argument& error) {
-            throw tutorial::UsageError(std::string("--device-memory: ") + error.what());
-        }
+// The budget per entry of --device-memory: auto (a third of A + B + C), all (nothing) or a size.
+std::optional<std::uint64_t> budget_option(const Settings& settings) {
+    const std::uint64_t matrix_bytes =
+        static_cast<std::uint64_t>(settings.n) * settings.n * sizeof(float);
+    if (settings.device_memory == "auto")
+        return matrix_bytes;
+    if (settings.device_memory == "all")
+        return std::nullopt;
+    try {
+        return step07::parse_byte_size(settings.device_memory);
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--device-memory: ") + error.what());
     }
+}
 
+std::vector<step07::InnerKernel> inner_kernels(const Settings& settings, int device) {
     std::vector<step07::InnerKernel> inners;
     std::stringstream list(settings.inner);
     std::string item;
@@ -403,56 +537,129 @@ int run(const Settings& settings) {
         } catch (const std::invalid_argument& error) {
             throw tutorial::UsageError(std::string("--inner: ") + error.what());
         }
-        tutorial::select_device(devices.front());
+        tutorial::select_device(device);
         if (const auto why_not = step07::inner_kernel_unavailable(inner)) {
             std::cout << "inner kernel " << item << " skipped: " << *why_not << "\n";
             continue;
         }
         inners.push_back(inner);
     }
+    return inners;
+}
 
-    std::vector<std::string> gpus;
-    for (const int id : distinct)
-        gpus.push_back(std::to_string(id) + ": " + tutorial::select_device(id).name);
-    int driver = 0, runtime = 0;
-    HIP_CHECK(hipDriverGetVersion(&driver));
-    HIP_CHECK(hipRuntimeGetVersion(&runtime));
+// The ratios of this run, as throughput ratios (> 1: the first is faster).
+std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
+                             const std::vector<step07::InnerKernel>& inners,
+                             const std::vector<int>& first, const std::vector<int>& devices) {
+    std::vector<Ratio> ratios;
+    // "x / y": the throughput of x over that of y, the time of y over that of x.
+    auto ratio = [&](const std::string& name, const Measurement* x, const Measurement* y) {
+        if (x && y)
+            ratios.push_back({name, y->timing.median_ms / x->timing.median_ms});
+    };
+    const std::vector<int> all = distinct(devices);
+    for (const step07::InnerKernel inner : inners) {
+        const std::string name = step07::inner_kernel_name(inner);
+        const Measurement* one = find(rows, "stream", name, first, "option");
+        ratio("stream " + name + " on 1 device / resident " + name, one,
+              find(rows, "resident", name, first));
+        for (const std::vector<int>* on : {&first, &all}) {
+            if (on == &all && all.size() == 1)
+                continue;
+            const std::vector<int>& stream_devices = on == &first ? first : devices;
+            const std::string where =
+                on == &first ? "1 device" : "devices " + tutorial::join(*on, ",");
+            const Measurement* best = best_cublasxt(rows, *on);
+            if (best == nullptr)
+                continue;
+            const std::string versus =
+                " / best cuBLASXt (block dim " + std::to_string(best->block_dim) + "), " + where;
+            ratio("stream " + name + versus, find(rows, "stream", name, stream_devices, "option"),
+                  best);
+            ratio("stream " + name + " at cuBLASXt's memory" + versus,
+                  find(rows, "stream", name, stream_devices, "cublasxt"), best);
+        }
+        if (devices.size() > 1) {
+            ratio("stream " + name + " on " + tutorial::join(devices, ",") + " / on 1 device",
+                  find(rows, "stream", name, devices, "option"), one);
+        }
+    }
+    return ratios;
+}
+
+int run(const Settings& settings) {
+    // Five n x n matrices live at once (A and B twice, pinned C) and a sixth while a result is
+    // verified: asked before anything is allocated.
+    const std::uint64_t needed = 6ull * settings.n * settings.n * sizeof(float);
+    if (const auto shortfall = step07::host_memory_shortfall(
+            needed, step07::available_host_memory(),
+            "six " + std::to_string(settings.n) + " x " + std::to_string(settings.n) +
+                " float matrices (A and B twice, C twice)"))
+        throw tutorial::RuntimeFailure(*shortfall);
+    std::vector<int> listed;
+    if (!settings.devices.empty())
+        listed = tutorial::parse_number_list("--devices", settings.devices, 0, 1023);
+    std::vector<int> devices;
+    try {
+        devices = step07::devices_or_all(listed);
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--devices: ") + error.what());
+    }
+    const std::vector<int> all = distinct(devices);
+    const std::vector<int> first{devices.front()};
+    const std::vector<int> block_dims =
+        settings.block_dims.empty()
+            ? default_block_dims(settings.n)
+            : tutorial::parse_number_list("--block-dims", settings.block_dims, 1, 65536);
+    const std::optional<std::uint64_t> budget = budget_option(settings);
+    const std::vector<step07::InnerKernel> inners = inner_kernels(settings, devices.front());
+
+    RunFacts facts;
+    facts.devices = devices;
+    for (const int id : all)
+        facts.gpus.push_back(std::to_string(id) + ": " + tutorial::select_device(id).name);
+    HIP_CHECK(hipDriverGetVersion(&facts.driver));
+    HIP_CHECK(hipRuntimeGetVersion(&facts.runtime));
     tutorial::select_device(devices.front());
     std::string why_no_vendor, why_no_host_blas;
     const auto vendor = tutorial::make_vendor_blas(why_no_vendor);
-    const std::string vendor_name = vendor ? vendor->name() : "none (" + why_no_vendor + ")";
-    auto xt_first = bench::make_cublasxt(first, why_no_host_blas);
-    std::unique_ptr<bench::HostBlas> xt_all;
-    if (xt_first && distinct.size() > 1)
-        xt_all = bench::make_cublasxt(distinct, why_no_host_blas);
-    const std::string host_blas_name =
-        xt_first ? (xt_all ? xt_all->name() : xt_first->name()) : "none (" + why_no_host_blas + ")";
+    facts.vendor_blas = vendor ? vendor->name() : "none (" + why_no_vendor + ")";
+    // Made here for its name and to learn whether the build has it; each measurement makes its own.
+    bool have_cublasxt = false;
+    if (const auto probe = bench::make_cublasxt(all, why_no_host_blas)) {
+        facts.host_blas = probe->name();
+        have_cublasxt = true;
+    } else {
+        facts.host_blas = "none (" + why_no_host_blas + ")";
+    }
 
-    step07::MultiGpuOptions probe;
-    probe.devices = first;
-    probe.device_memory_bytes = budget;
-    probe.chunk_rows = settings.chunk_rows;
-    probe.panel_cols = settings.panel_cols;
-    const step07::Plan plan = step07::plan_for(n, n, n, probe);
-    const std::uint64_t resolved_budget = plan.budget_bytes;
+    // The plans, made once each: what is printed is what runs.
+    const int n = settings.n;
+    const step07::Plan plan_one =
+        step07::plan_for(n, n, n, stream_options(kPlanningKernel, first, settings, budget));
+    const std::optional<step07::Plan> plan_all =
+        devices.size() > 1
+            ? std::optional(step07::plan_for(
+                  n, n, n, stream_options(kPlanningKernel, devices, settings, budget)))
+            : std::nullopt;
+    facts.budget = plan_one.budget_bytes;
 
     std::cout << "GPUs:";
-    for (const std::string& gpu : gpus)
+    for (const std::string& gpu : facts.gpus)
         std::cout << "  " << gpu;
-    std::cout << "\ndriver " << driver << ", runtime " << runtime
-              << "\nvendor BLAS: " << vendor_name << "\nhost BLAS: " << host_blas_name
-              << "\nn = " << n << ", devices " << join(devices) << ", budget per entry "
-              << tutorial::format_bytes(resolved_budget)
+    std::cout << "\ndriver " << facts.driver << ", runtime " << facts.runtime
+              << "\nvendor BLAS: " << facts.vendor_blas << "\nhost BLAS: " << facts.host_blas
+              << "\nn = " << n << ", devices " << tutorial::join(devices, ",")
+              << ", budget per entry " << tutorial::format_bytes(plan_one.budget_bytes)
               << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
-              << "\none device: " << step07::describe_plan(plan)
-              << "timing: 1 warm-up, then the median of " << settings.iterations
-              << " runs; resident: events, stream and cublasxt: host wall time from host "
-                 "matrices to host result\n\n";
-    if (plan.chunks.size() < 4)
-        std::cout << "note: this budget gives " << plan.chunks.size()
-                  << " chunks on one device, fewer than the 4 the target asks for\n\n";
-    std::cout << "what      inner     devices  plan                   median ms     min ms runs "
-                 "    GFLOPS  kernels  hidden  result\n";
+              << "\none device: " << step07::describe_plan(plan_one)
+              << (plan_all ? "all devices: " + step07::describe_plan(*plan_all) : "")
+              << "cuBLASXt block dims: " << tutorial::join(block_dims, ", ")
+              << "\ntiming: 1 warm-up, then the median of " << settings.iterations
+              << " runs; resident: events, stream and cuBLASXt: host wall time from host "
+                 "matrices to host result\nused MiB: the largest fall of a device's free memory "
+                 "during the runs (sampled every ms); plan MiB: the step's buffers on a device\n\n";
+    print_header();
 
     Inputs inputs(n, settings.seed);
     std::vector<Measurement> rows;
@@ -464,59 +671,62 @@ int run(const Settings& settings) {
     };
     for (const step07::InnerKernel inner : inners) {
         record(measure_resident(inner, devices.front(), inputs, settings.iterations));
-        record(measure_stream(inner, first, settings, budget, inputs));
-        if (devices.size() > 1)
-            record(measure_stream(inner, devices, settings, budget, inputs));
+        record(measure_stream(plan_one, stream_options(inner, first, settings, budget), "option",
+                              settings, inputs));
+        if (plan_all) {
+            record(measure_stream(*plan_all, stream_options(inner, devices, settings, budget),
+                                  "option", settings, inputs));
+        }
     }
-    if (xt_first) {
-        record(measure_cublasxt(*xt_first, first, settings, inputs));
-        if (xt_all)
-            record(measure_cublasxt(*xt_all, distinct, settings, inputs));
+    for (const int block_dim : block_dims) {
+        if (!have_cublasxt)
+            break;
+        record(measure_cublasxt(first, block_dim, settings, inputs));
+        if (all.size() > 1)
+            record(measure_cublasxt(all, block_dim, settings, inputs));
     }
 
-    // The ratios, each from this one run (throughput ratios: > 1 means the first is faster).
-    std::vector<Ratio> ratios;
-    const Measurement* xt_one = find(rows, "cublasxt", "cuBLASXt", first);
-    const Measurement* xt_many = find(rows, "cublasxt", "cuBLASXt", distinct);
-    for (const step07::InnerKernel inner : inners) {
-        const std::string name = step07::inner_kernel_name(inner);
-        const Measurement* resident = find(rows, "resident", name, first);
-        const Measurement* one = find(rows, "stream", name, first);
-        const Measurement* many =
-            devices.size() > 1 ? find(rows, "stream", name, devices) : nullptr;
-        if (resident && one) {
-            ratios.push_back({"stream " + name + " on 1 device / resident " + name,
-                              resident->timing.median_ms / one->timing.median_ms, ">= 0.90"});
+    // The step again, within the memory that the fastest cuBLASXt configuration used per device.
+    for (const std::vector<int>* on : {&first, &all}) {
+        const Measurement* best = best_cublasxt(rows, *on);
+        if (best == nullptr || (on == &all && all.size() == 1))
+            continue;
+        const std::vector<int>& stream_devices = on == &first ? first : devices;
+        std::uint64_t most_entries = 0;
+        for (const int device : stream_devices) {
+            most_entries = std::max<std::uint64_t>(
+                most_entries, std::count(stream_devices.begin(), stream_devices.end(), device));
         }
-        if (one && many) {
-            ratios.push_back({"stream " + name + " on " + join(devices) + " / on 1 device",
-                              one->timing.median_ms / many->timing.median_ms,
-                              ">= 1.85 for two devices"});
+        const std::uint64_t equal = best->memory_used / most_entries;
+        step07::Plan plan;
+        try {
+            plan = step07::plan_for(
+                n, n, n, stream_options(kPlanningKernel, stream_devices, settings, equal));
+        } catch (const std::invalid_argument& error) {
+            std::cout << "the step within " << tutorial::format_bytes(equal)
+                      << " per entry (cuBLASXt's memory): not run, " << error.what() << "\n";
+            continue;
         }
-        if (one && xt_one) {
-            ratios.push_back({"stream " + name + " / cuBLASXt, 1 device",
-                              xt_one->timing.median_ms / one->timing.median_ms,
-                              name == "vendor" ? ">= 1.00" : "stated"});
-        }
-        if (many && xt_many) {
-            ratios.push_back({"stream " + name + " / cuBLASXt, devices " + join(distinct),
-                              xt_many->timing.median_ms / many->timing.median_ms,
-                              name == "vendor" ? ">= 1.00" : "stated"});
+        std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",") << ": "
+                  << step07::describe_plan(plan);
+        for (const step07::InnerKernel inner : inners) {
+            record(measure_stream(plan, stream_options(inner, stream_devices, settings, equal),
+                                  "cublasxt", settings, inputs));
         }
     }
-    std::cout << "\nratios (throughput, from this run):\n";
+
+    const std::vector<Ratio> ratios = ratios_of(rows, inners, first, devices);
+    std::cout << "\nratios (throughput, from this run; > 1: the first is faster):\n";
     for (const Ratio& ratio : ratios) {
-        std::cout << "  " << std::left << std::setw(52) << ratio.name << std::right
-                  << std::setprecision(3) << std::setw(7) << ratio.value << "   target "
-                  << ratio.target << "\n";
+        std::cout << "  " << std::left << std::setw(84) << ratio.name << std::right
+                  << std::setprecision(3) << std::setw(7) << ratio.value << "\n";
     }
     if (!settings.trace_path.empty()) {
         write_trace(settings.trace_path, rows);
         std::cout << "\nwrote " << settings.trace_path << "\n";
     }
     if (!settings.json_path.empty()) {
-        write_json(settings, gpus, driver, runtime, vendor_name, host_blas_name, devices,
-                   resolved_budget, rows, ratios);
+        write_json(settings, facts, rows, ratios);
         std::cout << "\nwrote " << settings.json_path << "\n";
     }
     return all_verified ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;
@@ -527,8 +737,9 @@ int run(const Settings& settings) {
 int main(int argc, char** argv) {
     Settings settings;
     CLI::App app{
-        "Step 07 against its inner kernel on device-resident matrices and against "
-        "cuBLASXt, from pinned host memory, in one run.",
+        "Step 07 against its inner kernel on device-resident matrices and against cuBLASXt at "
+        "every block dim of a sweep, from pinned host memory, in one run, with the device memory "
+        "each used.",
         "multi_gpu_benchmark"};
     app.add_option("--n", settings.n, "m = n = k (default 16384)")->check(CLI::Range(1, 46340));
     app.add_option("-d,--devices", settings.devices,
@@ -537,8 +748,11 @@ int main(int argc, char** argv) {
                    "budget per device entry: auto (a third of A + B + C), "
                    "all, or a size such as 2GiB");
     app.add_option("--inner", settings.inner,
-                   "comma-separated inner kernels among step05, step04, vendor "
-                   "(default step05,vendor)");
+                   "comma-separated inner kernels among " + step07::inner_kernel_choices() +
+                       " (default " + settings.inner + ")");
+    app.add_option("--block-dims", settings.block_dims,
+                   "comma-separated cuBLASXt block dims (default 1024, 2048, 4096, 8192, n / 2 "
+                   "and n, none above n)");
     app.add_option("-i,--iterations", settings.iterations, "timed runs after one warm-up")
         ->check(CLI::Range(1, 1000));
     app.add_option("--chunk-rows", settings.chunk_rows, "rows per chunk, 0 = from the budget")

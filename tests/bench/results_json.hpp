@@ -50,6 +50,16 @@ struct SkippedRun {
     double predicted_ms = 0.0;
 };
 
+/// `value` as a JSON string, quoted and escaped.
+std::string json_text(const std::string& value);
+
+/// `value` as a JSON number with six significant digits; null when it is not finite (JSON has no
+/// NaN or infinity).
+std::string json_number(double value);
+
+/// Today's date in UTC, as the results files record it: "2026-11-22".
+std::string utc_date();
+
 /// Writes the file: the header's fields, "timing", one line per measurement under "results"
 /// and one per skip under "skipped". Numbers that are not finite are written as null.
 void write_results_json(std::ostream& out, const RunHeader& header,

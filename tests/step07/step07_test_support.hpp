@@ -23,6 +23,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "schedule.hpp"
 
 namespace step07_test {
 
@@ -41,28 +42,27 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
     return c;
 }
 
-/// The panels of B an entry copies for `chunks` chunks. The chunks compute in pairs, one step
-/// apart, a pair every P steps (P panels), and every step brings panel (step mod P): chunks - 1
-/// chunks after the first start (chunks - 1) / 2 * P + (chunks - 1) % 2 steps in, and the last
-/// computes P steps. With one panel the chunks go one per step, and with no more panels than
-/// buffers every panel comes once and stays.
+/// The panels of B an entry copies for `chunks` chunks: every step brings panel (step mod P), and
+/// the steps run from 0 to the last chunk's join_step() plus its P steps. With no more panels
+/// than buffers every panel comes once and stays.
 inline int expected_panel_copies(const step07::Plan& plan, int chunks) {
     const int panels = static_cast<int>(plan.panels.size());
     if (chunks == 0)
         return 0;
     if (panels <= plan.buffers.b_buffers)
         return panels;
-    const int last_start = (chunks - 1) / 2 * panels + (chunks - 1) % 2;
-    return last_start + panels;
+    return static_cast<int>(step07::join_step(static_cast<std::size_t>(chunks - 1),
+                                              static_cast<std::size_t>(panels))) +
+           panels;
 }
 
 /// The timeline must respect what the events promise: each kernel starts after its chunk of A
 /// (for the entry's first kernel: ends after it) and its panel of B have arrived, and after the
-/// kernel two tiles back (the tiles take turns on two compute streams); each tile of C leaves after
-/// its kernel; a panel copy into a buffer starts after every kernel that read the buffer's previous
-/// panel has ended; a chunk of A copied into a buffer starts after every kernel of the chunk that
-/// used the buffer before (`a_buffers` chunks earlier on this entry). Event times have microsecond
-/// resolution, hence the slack.
+/// kernel step07::kLanes tiles back (the tiles take turns on that many compute streams); each tile
+/// of C leaves after its kernel; a panel copy into a buffer starts after every kernel that read the
+/// buffer's previous panel has ended; a chunk of A copied into a buffer starts after every kernel
+/// of the chunk that used the buffer before (`a_buffers` chunks earlier on this entry). Event times
+/// have microsecond resolution, hence the slack.
 inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, int b_buffers) {
     using Kind = step07::Operation::Kind;
     constexpr double slack = 0.01;
@@ -110,8 +110,8 @@ inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, 
                     EXPECT_GE(op.begin_ms + slack, a_arrived[op.chunk])
                         << "kernel before its chunk of A";
                 }
-                if (kernel_ends.size() >= 2) {
-                    EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - 2])
+                if (kernel_ends.size() >= step07::kLanes) {
+                    EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - step07::kLanes])
                         << "two kernels on one compute stream overlap";
                 }
                 kernel_ends.push_back(op.end_ms);

@@ -5,6 +5,7 @@
 #include <hip/hip_runtime.h>
 
 #include <cstring>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -78,7 +79,7 @@ void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64
 
 // ---- the worked example -----------------------------------------------------------------------
 
-TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
+TEST(Step07, WorkedExampleInTwoChunksAndTwoPanels) {
     TUTORIAL_REQUIRE_GPU();
     const Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
     MultiGpuOptions options;
@@ -102,15 +103,15 @@ TEST(Step06, WorkedExampleInTwoChunksAndTwoPanels) {
 
 // ---- shapes, with the plan the default budget ("all") gives -----------------------------------
 
-class Step06Shapes : public testing::TestWithParam<Shape> {};
+class Step07Shapes : public testing::TestWithParam<Shape> {};
 
-TEST_P(Step06Shapes, RandomFloatsWithinTheBound) {
+TEST_P(Step07Shapes, RandomFloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s = GetParam();
     expect_verified(s, MultiGpuOptions{}, 100 + s.m + s.n + s.k);
 }
 
-TEST_P(Step06Shapes, SmallIntegersExactly) {
+TEST_P(Step07Shapes, SmallIntegersExactly) {
     TUTORIAL_REQUIRE_GPU();
     // Integers in [-8, 8] with K < 2^18 keep every partial sum an exact integer in float.
     const Shape s = GetParam();
@@ -129,7 +130,7 @@ const Shape kShapes[] = {{1, 1, 1},    {3, 3, 2},      {7, 13, 5},        {17, 3
                          {33, 29, 31}, {4100, 33, 17}, {5000, 130, 9},    {20, 2049, 7},
                          {1, 1, 3000}, {260, 132, 36}, {1031, 1025, 1037}};
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Step06Shapes, testing::ValuesIn(kShapes),
+INSTANTIATE_TEST_SUITE_P(Shapes, Step07Shapes, testing::ValuesIn(kShapes),
                          [](const testing::TestParamInfo<Shape>& info) {
                              return shape_name(info.param);
                          });
@@ -161,14 +162,15 @@ void PrintTo(const PlanCase& plan, std::ostream* out) {
     *out << plan.name;
 }
 
-class Step06Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
+class Step07Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
 
-TEST_P(Step06Plans, EveryTileVerified) {
+TEST_P(Step07Plans, EveryTileVerified) {
     TUTORIAL_REQUIRE_GPU();
     const auto [plan, inner] = GetParam();
     SKIP_IF_UNAVAILABLE(inner);
     MultiGpuOptions options;
-    options.device_memory_bytes = plan.budget;
+    if (plan.budget > 0)
+        options.device_memory_bytes = plan.budget;
     options.chunk_rows = plan.chunk_rows;
     options.panel_cols = plan.panel_cols;
     options.inner = inner;
@@ -180,9 +182,9 @@ TEST_P(Step06Plans, EveryTileVerified) {
         EXPECT_LE(statistics.plan.buffers.total_bytes(), plan.budget);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
+INSTANTIATE_TEST_SUITE_P(Plans, Step07Plans,
                          testing::Combine(testing::ValuesIn(kPlanCases),
-                                          testing::ValuesIn(step07::kAllInnerKernels)),
+                                          testing::ValuesIn(step07::all_inner_kernels())),
                          [](const testing::TestParamInfo<std::tuple<PlanCase, InnerKernel>>& info) {
                              return std::string(std::get<0>(info.param).name) + "_" +
                                     step07::inner_kernel_name(std::get<1>(info.param));
@@ -190,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(Plans, Step06Plans,
 
 // ---- several workers on one GPU ---------------------------------------------------------------
 
-TEST(Step06, DeviceListedTwiceSharesTheChunks) {
+TEST(Step07, DeviceListedTwiceSharesTheChunks) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0};
@@ -205,7 +207,7 @@ TEST(Step06, DeviceListedTwiceSharesTheChunks) {
     }
 }
 
-TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
+TEST(Step07, DeviceListedThreeTimesWithATightBudget) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0, 0};
@@ -216,7 +218,7 @@ TEST(Step06, DeviceListedThreeTimesWithATightBudget) {
     EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
 }
 
-TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
+TEST(Step07, AllMemoryIsSharedByTheEntriesOfADevice) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions one, two;
     two.devices = {0, 0};
@@ -227,9 +229,35 @@ TEST(Step06, AllMemoryIsSharedByTheEntriesOfADevice) {
     EXPECT_GE(shared + step07_test::kMemoryTolerance, alone / 2);
 }
 
+// ---- the plan made once ------------------------------------------------------------------------
+
+TEST(Step07, ThePlanGivenIsThePlanRun) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{301, 517, 203};
+    MultiGpuOptions options;
+    options.device_memory_bytes = 700000;
+    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    EXPECT_EQ(plan.budget_bytes, 700000u);
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 7100);
+    tutorial::fill_random(b, 7101);
+    options.device_memory_bytes = 1;  // not read again: the plan holds the budget
+    for (int run = 0; run < 2; ++run) {
+        std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+        const step07::GemmStatistics statistics =
+            step07::gemm(a.data(), b.data(), c.data(), plan, options);
+        EXPECT_EQ(statistics.plan.budget_bytes, plan.budget_bytes);
+        EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks.size());
+        EXPECT_EQ(statistics.plan.panels.size(), plan.panels.size());
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << "run " << run << ": " << report.summary();
+        step07_test::expect_consistent(statistics, s.m, s.n, s.k);
+    }
+}
+
 // ---- host memory ------------------------------------------------------------------------------
 
-TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
+TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
     TUTORIAL_REQUIRE_GPU();
     const int m = 517, n = 301, k = 263;
     Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -255,7 +283,7 @@ TEST(Step06, PinnedHostMemoryIsUsedAsItIs) {
     }
 }
 
-TEST(Step06, OverwritesCInsteadOfAccumulating) {
+TEST(Step07, OverwritesCInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     // Two multiplies into the same C: a version that adds to C would return twice the product.
     const int m = 70, n = 36, k = 44;
@@ -271,7 +299,7 @@ TEST(Step06, OverwritesCInsteadOfAccumulating) {
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
-TEST(Step06, EmptyProductsNeedNoDevice) {
+TEST(Step07, EmptyProductsNeedNoDevice) {
     // m = 0 or n = 0: nothing to do; k = 0: C is all zeros (empty sums).
     float c[6] = {1, 2, 3, 4, 5, 6};
     step07::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
@@ -286,14 +314,14 @@ TEST(Step06, EmptyProductsNeedNoDevice) {
 
 // ---- bad input and faults ---------------------------------------------------------------------
 
-TEST(Step06Faults, NegativeSizesAndNullPointersAreRefused) {
+TEST(Step07Faults, NegativeSizesAndNullPointersAreRefused) {
     float x[4] = {};
     EXPECT_THROW(step07::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
     EXPECT_THROW(step07::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
     EXPECT_THROW(step07::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
 }
 
-TEST(Step06Faults, ZeroDevicesAreRefused) {
+TEST(Step07Faults, ZeroDevicesAreRefused) {
     float x[4] = {};
     MultiGpuOptions options;
     options.devices = {};
@@ -306,7 +334,7 @@ TEST(Step06Faults, ZeroDevicesAreRefused) {
     }
 }
 
-TEST(Step06Faults, AnUnknownDeviceIsRefused) {
+TEST(Step07Faults, AnUnknownDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     float x[4] = {};
     MultiGpuOptions options;
@@ -320,7 +348,7 @@ TEST(Step06Faults, AnUnknownDeviceIsRefused) {
     }
 }
 
-TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
+TEST(Step07Faults, ABudgetTooSmallForOnePanelIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
@@ -334,8 +362,35 @@ TEST(Step06Faults, ABudgetTooSmallForOnePanelIsRefused) {
     }
 }
 
-TEST(Step06Faults, InnerKernelNamesRoundTrip) {
-    for (const InnerKernel inner : step07::kAllInnerKernels)
+TEST(Step07Faults, ABudgetLargerThanTheDeviceIsRefused) {
+    TUTORIAL_REQUIRE_GPU();
+    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
+    MultiGpuOptions options;
+    options.device_memory_bytes = std::uint64_t{1} << 62;  // --device-memory 4194304TiB
+    try {
+        step07::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        FAIL() << "a budget of 2^62 bytes was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("is more than device 0 has"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(Step07Faults, APlanMadeForOtherOptionsIsRefused) {
+    // A plan for two entries run with one device: refused before any device is touched.
+    step07::PlanRequest request;
+    request.m = request.n = request.k = 4;
+    request.entries = 2;
+    request.budget_bytes = 1 << 20;
+    const step07::Plan plan = step07::plan_multiply(request);
+    float x[16] = {};
+    MultiGpuOptions options;
+    options.devices = {0};
+    EXPECT_THROW(step07::gemm(x, x, x, plan, options), std::invalid_argument);
+}
+
+TEST(Step07Faults, InnerKernelNamesRoundTrip) {
+    for (const InnerKernel inner : step07::all_inner_kernels())
         EXPECT_EQ(step07::parse_inner_kernel(step07::inner_kernel_name(inner)), inner);
     EXPECT_THROW(step07::parse_inner_kernel("cublas"), std::invalid_argument);
 }

@@ -56,9 +56,9 @@ void PrintTo(const Case& test_case, std::ostream* out) {
 
 }  // namespace
 
-class Step06MultiGpu : public testing::TestWithParam<Case> {};
+class Step07MultiGpu : public testing::TestWithParam<Case> {};
 
-TEST_P(Step06MultiGpu, VerifiedAcrossDevices) {
+TEST_P(Step07MultiGpu, VerifiedAcrossDevices) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     const Case& c = GetParam();
@@ -78,10 +78,10 @@ TEST_P(Step06MultiGpu, VerifiedAcrossDevices) {
         EXPECT_EQ(statistics.entries[i].device, c.devices[i]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, Step06MultiGpu, testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Cases, Step07MultiGpu, testing::ValuesIn(kCases),
                          [](const testing::TestParamInfo<Case>& info) { return info.param.name; });
 
-TEST(Step06MultiGpuBalance, BothDevicesTakeChunks) {
+TEST(Step07MultiGpuBalance, BothDevicesTakeChunks) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     // 128 chunks, each of which multiplies all of B (16 MiB): tens of milliseconds in all, and a
@@ -106,7 +106,7 @@ TEST(Step06MultiGpuBalance, BothDevicesTakeChunks) {
     }
 }
 
-TEST(Step06MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
+TEST(Step07MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     const int m = 1000, n = 800, k = 600;

@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "host_memory.hpp"
 #include "planner.hpp"
+#include "schedule.hpp"
 #include "timeline.hpp"
 
 using step07::Plan;
@@ -94,7 +98,7 @@ std::vector<PlanRequest> feasible_requests() {
 
 // ---- the planner ------------------------------------------------------------------------------
 
-TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
+TEST(Step07Planner, EveryElementOfCIsProducedExactlyOnce) {
     for (const PlanRequest& r : feasible_requests()) {
         const Plan plan = step07::plan_multiply(r);
         // Chunks partition the rows and panels the columns, so their products tile C.
@@ -120,7 +124,7 @@ TEST(Step06Planner, EveryElementOfCIsProducedExactlyOnce) {
     }
 }
 
-TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
+TEST(Step07Planner, EachEntrysLiveBuffersFitTheBudget) {
     for (const PlanRequest& r : feasible_requests()) {
         const Plan plan = step07::plan_multiply(r);
         EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
@@ -130,7 +134,7 @@ TEST(Step06Planner, EachEntrysLiveBuffersFitTheBudget) {
     }
 }
 
-TEST(Step06Planner, ImpossibleInputsAreRefused) {
+TEST(Step07Planner, ImpossibleInputsAreRefused) {
     EXPECT_THROW(step07::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
     EXPECT_THROW(step07::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
     EXPECT_THROW(step07::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
@@ -146,7 +150,7 @@ TEST(Step06Planner, ImpossibleInputsAreRefused) {
                  std::invalid_argument);
 }
 
-TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
+TEST(Step07Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     for (const PlanRequest& base :
          {request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
           request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
@@ -172,7 +176,7 @@ TEST(Step06Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     }
 }
 
-TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
+TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
     const Plan big = step07::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
     EXPECT_EQ(big.chunk_rows, step07::kPreferredChunkRows);
@@ -200,7 +204,7 @@ TEST(Step06Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(shared.chunks.size(), 4u);
 }
 
-TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
+TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // 301 x 517 x 203 floats, worked out by hand in the comments.
     // Everything fits: one chunk, one panel, B resident, one buffer of each.
     const Plan all = step07::plan_multiply(request(301, 517, 203, 80 * kGiB));
@@ -265,7 +269,7 @@ TEST(Step06Planner, ABudgetForcesChunksAndPanels) {
     EXPECT_EQ(narrower.panels.back().cols, 1408);
 }
 
-TEST(Step06Planner, OverridesAreTakenAndCapped) {
+TEST(Step07Planner, OverridesAreTakenAndCapped) {
     const Plan fixed = step07::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
     EXPECT_EQ(fixed.chunks.size(), 2u);
     EXPECT_EQ(fixed.panels.size(), 2u);
@@ -281,7 +285,7 @@ TEST(Step06Planner, OverridesAreTakenAndCapped) {
                  std::invalid_argument);
 }
 
-TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
+TEST(Step07Planner, DescriptionNamesCountsAndBytes) {
     const Plan plan = step07::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
     const std::string text = step07::describe_plan(plan);
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
@@ -293,9 +297,142 @@ TEST(Step06Planner, DescriptionNamesCountsAndBytes) {
         << text;
 }
 
+// ---- the device memory budget ----------------------------------------------------------------
+
+TEST(Step07Budget, AllIsTheSmallestShareOfFreeMemoryLessTheMargin) {
+    using step07::DeviceMemory;
+    const std::uint64_t margin = step07::kAllMemoryMargin;
+    // One device: its free memory less the margin.
+    EXPECT_EQ(step07::budget_per_entry(std::nullopt, {{0, 10 * kGiB, 80 * kGiB}}),
+              10 * kGiB - margin);
+    // Device 0 listed twice shares its free memory; device 1 has more, so device 0 decides.
+    const std::vector<DeviceMemory> entries{
+        {0, 10 * kGiB, 80 * kGiB}, {1, 30 * kGiB, 80 * kGiB}, {0, 10 * kGiB, 80 * kGiB}};
+    EXPECT_EQ(step07::budget_per_entry(std::nullopt, entries), (10 * kGiB - margin) / 2);
+    // Less free memory than the margin leaves nothing; the planner then refuses the budget.
+    EXPECT_EQ(step07::budget_per_entry(std::nullopt, {{0, margin / 2, 80 * kGiB}}), 0u);
+}
+
+TEST(Step07Budget, AGivenBudgetIsKeptUpToWhatTheDeviceHas) {
+    EXPECT_EQ(step07::budget_per_entry(700 * kMiB, {{0, kGiB, 80 * kGiB}}), 700 * kMiB);
+    // Two entries on one 80 GiB device: 40 GiB each is the most.
+    EXPECT_EQ(step07::budget_per_entry(40 * kGiB, {{0, kGiB, 80 * kGiB}, {0, kGiB, 80 * kGiB}}),
+              40 * kGiB);
+}
+
+TEST(Step07Budget, MoreThanTheDeviceHasIsRefused) {
+    // --device-memory 999999TiB: the message names the device, what it has and what to give.
+    try {
+        step07::budget_per_entry(999999 * 1024 * kGiB, {{0, 79 * kGiB, 80 * kGiB}});
+        FAIL() << "a budget of 999999 TiB was accepted";
+    } catch (const std::invalid_argument& error) {
+        const std::string what = error.what();
+        EXPECT_NE(what.find("is more than device 0 has: 80.00 GiB in all"), std::string::npos)
+            << what;
+        EXPECT_NE(what.find("give at most 80.00 GiB"), std::string::npos) << what;
+    }
+    // 41 GiB for each of two entries on one 80 GiB device.
+    try {
+        step07::budget_per_entry(41 * kGiB, {{1, kGiB, 80 * kGiB}, {1, kGiB, 80 * kGiB}});
+        FAIL() << "two entries of 41 GiB on an 80 GiB device were accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("shared by its 2 entries"), std::string::npos)
+            << error.what();
+    }
+}
+
+// ---- host memory ------------------------------------------------------------------------------
+
+TEST(Step07HostMemory, MatricesLargerThanTheHostAreRefusedWithTheirSize) {
+    // -s 46340: three 46340 x 46340 float matrices, 25.8 GB (just under 24 GiB), on a 24 GiB
+    // machine, which has 22 GiB available to programs.
+    const std::uint64_t needed = 3ull * 46340 * 46340 * sizeof(float);
+    const auto why = step07::host_memory_shortfall(needed, 22 * kGiB, "A, B and C");
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("A, B and C need 25.8 GB"), std::string::npos) << *why;
+    EXPECT_NE(why->find("this machine has 23.6 GB (22.00 GiB) available"), std::string::npos)
+        << *why;
+    EXPECT_FALSE(step07::host_memory_shortfall(needed, 32 * kGiB, "A, B and C"));
+    EXPECT_FALSE(step07::host_memory_shortfall(needed, std::nullopt, "A, B and C"));
+}
+
+TEST(Step07HostMemory, TheAvailableMemoryIsReadWhereTheSystemSaysIt) {
+    const auto available = step07::available_host_memory();
+    if (!available)
+        GTEST_SKIP() << "neither /proc/meminfo nor a cgroup limit can be read here";
+    EXPECT_GT(*available, 0u);
+}
+
+// ---- the schedule -----------------------------------------------------------------------------
+
+TEST(Step07Schedule, ChunksJoinInPairsAStepApartEveryPass) {
+    // P = 4 panels: 0, 1, 4, 5, 8, 9, ...
+    const std::size_t expected[] = {0, 1, 4, 5, 8, 9, 12, 13};
+    for (std::size_t local = 0; local < std::size(expected); ++local)
+        EXPECT_EQ(step07::join_step(local, 4), expected[local]) << "chunk " << local;
+    // One panel: one chunk per step.
+    for (std::size_t local = 0; local < 10; ++local)
+        EXPECT_EQ(step07::join_step(local, 1), local);
+}
+
+TEST(Step07Schedule, ChunksAreTakenHalfAPassAheadOrWhenTheyJoin) {
+    // P = 8: the first of a pair half a pass (4 steps) before it joins, the second as it joins.
+    EXPECT_EQ(step07::take_step(1, 8), 1u);
+    EXPECT_EQ(step07::take_step(2, 8), 4u);
+    EXPECT_EQ(step07::take_step(3, 8), 9u);
+    EXPECT_EQ(step07::take_step(4, 8), 12u);
+    // P = 2 and 3: at least a step ahead.
+    EXPECT_EQ(step07::take_step(2, 2), 1u);
+    EXPECT_EQ(step07::take_step(2, 3), 2u);
+    // One panel: a step ahead.
+    EXPECT_EQ(step07::take_step(5, 1), 4u);
+}
+
+// What the worker relies on, for every number of panels: at most kChunksAtOnce chunks compute in
+// a step, no step is empty before the last chunk is done, a chunk is taken no later than it joins
+// and in order, and the chunk whose buffer of A it takes (kChunkBuffers places back) has computed
+// for the last time before it is taken.
+TEST(Step07Schedule, EveryPlanShapeKeepsTheWorkersPromises) {
+    const std::size_t buffers = step07::kChunkBuffers;
+    for (std::size_t panels = 1; panels <= 40; ++panels) {
+        const std::size_t chunks = 25;
+        const std::size_t last_step = step07::join_step(chunks - 1, panels) + panels - 1;
+        for (std::size_t step = 0; step <= last_step; ++step) {
+            std::size_t computing = 0;
+            for (std::size_t local = 0; local < chunks; ++local) {
+                const std::size_t join = step07::join_step(local, panels);
+                computing += join <= step && step < join + panels ? 1 : 0;
+            }
+            EXPECT_GE(computing, 1u) << panels << " panels, step " << step;
+            EXPECT_LE(computing, static_cast<std::size_t>(step07::kChunksAtOnce))
+                << panels << " panels, step " << step;
+        }
+        for (std::size_t local = 1; local < chunks; ++local) {
+            const std::size_t take = step07::take_step(local, panels);
+            EXPECT_LE(take, step07::join_step(local, panels)) << panels << " panels, " << local;
+            if (local >= 2) {
+                EXPECT_GE(take, step07::take_step(local - 1, panels))
+                    << panels << " panels, " << local;
+            }
+            if (local >= buffers) {
+                const std::size_t previous = step07::join_step(local - buffers, panels);
+                EXPECT_GE(take, previous + panels) << panels << " panels, chunk " << local;
+            }
+        }
+    }
+}
+
+TEST(Step07Schedule, TheFirstChunkComesInTwoPiecesOfWholeBlockRows) {
+    EXPECT_EQ(step07::first_chunk_top_rows(2048), 1024);
+    EXPECT_EQ(step07::first_chunk_top_rows(1000), 384);  // 500 rounded down to 128s
+    EXPECT_EQ(step07::first_chunk_top_rows(2 * step07::kGranule), step07::kGranule);
+    EXPECT_EQ(step07::first_chunk_top_rows(2 * step07::kGranule - 1), 0);
+    EXPECT_EQ(step07::first_chunk_top_rows(1), 0);
+}
+
 // ---- memory sizes -----------------------------------------------------------------------------
 
-TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
+TEST(Step07ByteSize, ReadsBinaryAndDecimalUnits) {
     EXPECT_EQ(step07::parse_byte_size("2GiB"), 2 * kGiB);
     EXPECT_EQ(step07::parse_byte_size("512MiB"), 512 * kMiB);
     EXPECT_EQ(step07::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
@@ -306,7 +443,7 @@ TEST(Step06ByteSize, ReadsBinaryAndDecimalUnits) {
     EXPECT_EQ(step07::parse_byte_size("7B"), 7u);
 }
 
-TEST(Step06ByteSize, RejectsWhatIsNotASize) {
+TEST(Step07ByteSize, RejectsWhatIsNotASize) {
     for (const char* text : {"", "lots", "1.2.3GiB", "-1", "0", "0.1", "2 GiBs", "GiB", "1e9",
                              "99999999999TiB", ".", " 2GiB"}) {
         EXPECT_THROW(step07::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
@@ -315,14 +452,14 @@ TEST(Step06ByteSize, RejectsWhatIsNotASize) {
 
 // ---- the timeline -----------------------------------------------------------------------------
 
-TEST(Step06Timeline, CoveredTimeCountsOverlapsOnce) {
+TEST(Step07Timeline, CoveredTimeCountsOverlapsOnce) {
     EXPECT_DOUBLE_EQ(step07::covered_ms({}), 0.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{5, 6}, {0, 10}}), 10.0);
     EXPECT_DOUBLE_EQ(step07::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
 }
 
-TEST(Step06Timeline, TimeCoveredByBoth) {
+TEST(Step07Timeline, TimeCoveredByBoth) {
     // Copies 0-4 and 6-8, kernels 2-7: hidden copy time is 2-4 and 6-7.
     EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
     EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);

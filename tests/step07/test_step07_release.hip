@@ -29,9 +29,9 @@ struct Shape {
 // The fault hook makes one entry's allocation fail. The call must throw the allocation's
 // RuntimeFailure, return (no worker may wait for the failed one) and leave device memory where it
 // was; the next call must work.
-class Step06AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
+class Step07AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
 
-TEST_P(Step06AllocationFailure, ReportedReleasedAndRecovered) {
+TEST_P(Step07AllocationFailure, ReportedReleasedAndRecovered) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{600, 700, 500};
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
@@ -69,10 +69,9 @@ TEST_P(Step06AllocationFailure, ReportedReleasedAndRecovered) {
     EXPECT_TRUE(report.passed) << "after the failures: " << report.summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(Entries, Step06AllocationFailure,
+INSTANTIATE_TEST_SUITE_P(Entries, Step07AllocationFailure,
                          testing::Values(std::vector<int>{0}, std::vector<int>{0, 0},
                                          std::vector<int>{0, 0, 0}),
                          [](const testing::TestParamInfo<std::vector<int>>& info) {
                              return std::to_string(info.param.size()) + "_entries_on_device_0";
                          });
-

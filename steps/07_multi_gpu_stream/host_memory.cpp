@@ -1,0 +1,62 @@
+#include "host_memory.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "common/device.hpp"
+
+namespace step07 {
+namespace {
+
+// A cgroup v2 file that holds one number of bytes ("max" for no limit).
+std::optional<std::uint64_t> read_cgroup_bytes(const char* path) {
+    std::ifstream file(path);
+    std::uint64_t value = 0;
+    if (file >> value)
+        return value;
+    return std::nullopt;
+}
+
+// Bytes in decimal gigabytes with one decimal, as a learner compares them with a machine's size.
+std::string gigabytes(std::uint64_t bytes) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / 1e9 << " GB";
+    return text.str();
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> available_host_memory() {
+    std::optional<std::uint64_t> available;
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit) {
+        if (key == "MemAvailable:") {
+            available = kib * 1024;
+            break;
+        }
+    }
+    const auto limit = read_cgroup_bytes("/sys/fs/cgroup/memory.max");
+    const auto used = read_cgroup_bytes("/sys/fs/cgroup/memory.current");
+    if (limit && used) {
+        const std::uint64_t left = *limit > *used ? *limit - *used : 0;
+        available = available ? std::min(*available, left) : left;
+    }
+    return available;
+}
+
+std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
+                                                 std::optional<std::uint64_t> available,
+                                                 const std::string& what) {
+    if (!available || needed <= *available)
+        return std::nullopt;
+    return what + " need " + gigabytes(needed) + " (" + tutorial::format_bytes(needed) +
+           ") of host memory, and this machine has " + gigabytes(*available) + " (" +
+           tutorial::format_bytes(*available) + ") available; choose smaller sizes";
+}
+
+}  // namespace step07

@@ -1,0 +1,24 @@
+/// \file
+/// \brief Whether the host matrices fit in the host's memory, asked before anything is allocated,
+/// so that a size too large for the machine ends with a message instead of the kernel's
+/// out-of-memory killer. Pure host code, no HIP.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace step07 {
+
+/// The bytes of host memory a program can still allocate: the kernel's estimate (MemAvailable in
+/// /proc/meminfo), capped by the memory limit of the control group the process runs in (cgroup
+/// v2 memory.max less memory.current), or nothing where neither can be read.
+std::optional<std::uint64_t> available_host_memory();
+
+/// Why `needed` bytes for `what` do not fit in `available` bytes, in words, or nothing when they
+/// fit (or when `available` is unknown: then the allocation itself decides).
+std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
+                                                 std::optional<std::uint64_t> available,
+                                                 const std::string& what);
+
+}  // namespace step07

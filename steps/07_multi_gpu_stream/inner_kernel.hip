@@ -1,0 +1,83 @@
+#include "inner_kernel.hpp"
+
+#include <iterator>
+#include <stdexcept>
+
+#include "common/errors.hpp"
+#include "lds_float4_gemm.hpp"
+#include "tiled_gemm.hpp"
+
+namespace step07 {
+
+std::vector<InnerKernel> all_inner_kernels() {
+    std::vector<InnerKernel> kernels;
+    for (const InnerKernelInfo& info : kInnerKernels)
+        kernels.push_back(info.kernel);
+    return kernels;
+}
+
+const char* inner_kernel_name(InnerKernel inner) {
+    for (const InnerKernelInfo& info : kInnerKernels) {
+        if (info.kernel == inner)
+            return info.name;
+    }
+    throw std::invalid_argument("step07::inner_kernel_name: not an InnerKernel");
+}
+
+std::string inner_kernel_choices() {
+    std::string text;
+    const std::size_t count = std::size(kInnerKernels);
+    for (std::size_t i = 0; i < count; ++i) {
+        text += i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        text += std::string(kInnerKernels[i].name) + " (" + kInnerKernels[i].description + ")";
+    }
+    return text;
+}
+
+InnerKernel parse_inner_kernel(const std::string& text) {
+    for (const InnerKernelInfo& info : kInnerKernels) {
+        if (text == info.name)
+            return info.kernel;
+    }
+    throw std::invalid_argument("'" + text + "' is not an inner kernel; choose " +
+                                inner_kernel_choices());
+}
+
+std::optional<std::string> inner_kernel_unavailable(InnerKernel inner) {
+    if (inner != InnerKernel::vendor)
+        return std::nullopt;
+    std::string why_not;
+    if (tutorial::make_vendor_blas(why_not) == nullptr)
+        return why_not;
+    return std::nullopt;
+}
+
+InnerMultiply::InnerMultiply(InnerKernel kernel, std::size_t lanes) : kernel_(kernel) {
+    if (kernel_ != InnerKernel::vendor)
+        return;
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        std::string why_not;
+        vendor_.push_back(tutorial::make_vendor_blas(why_not));
+        if (!vendor_.back())
+            throw tutorial::RuntimeFailure("inner kernel 'vendor': " + why_not);
+    }
+}
+
+// [inner kernels]
+void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b, float* c, int rows,
+                               int cols, int k, hipStream_t stream) const {
+    switch (kernel_) {
+        case InnerKernel::step05:
+            step05::gemm(a, b, c, rows, cols, k, stream, step05::Variant::reg8x8_db);
+            return;
+        case InnerKernel::step04:
+            step04::gemm<float>(a, b, c, rows, cols, k, stream, 32);
+            return;
+        case InnerKernel::vendor:
+            vendor_.at(lane)->sgemm(a, b, c, rows, cols, k, stream);
+            return;
+    }
+}
+// [inner kernels]
+
+}  // namespace step07

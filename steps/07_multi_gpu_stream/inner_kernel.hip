@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "every_shape_gemm.hpp"
 #include "lds_float4_gemm.hpp"
 #include "tiled_gemm.hpp"
 
@@ -67,6 +68,13 @@ InnerMultiply::InnerMultiply(InnerKernel kernel, std::size_t lanes) : kernel_(ke
 void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b, float* c, int rows,
                                int cols, int k, hipStream_t stream) const {
     switch (kernel_) {
+        case InnerKernel::step06: {
+            // K is not split: split-K would need a workspace outside the plan's memory budget.
+            const step06::Config config =
+                step06::choose_config(rows, cols, k, step06::device_slots(), /*max_splits=*/1);
+            step06::gemm(a, b, c, rows, cols, k, stream, config);
+            return;
+        }
         case InnerKernel::step05:
             step05::gemm(a, b, c, rows, cols, k, stream, step05::Variant::reg8x8_db);
             return;

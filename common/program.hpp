@@ -3,9 +3,11 @@
 /// worked example.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "common/command_line.hpp"
@@ -22,11 +24,21 @@ namespace tutorial {
 int run_step(int argc, char** argv, const StepDescription& step,
              const std::function<int(const Options&)>& body);
 
-/// Prints a small matrix, one row per line, values right-aligned.
+/// Prints a small matrix, one row per line, values right-aligned: 4 characters for the first column
+/// and 5 for the others, more when a value is wider, so that neighbours never run together.
 template <typename T>
 void print_matrix(std::ostream& out, const Matrix<T>& matrix) {
+    std::size_t widest = 0;
+    for (std::size_t i = 0; i < matrix.size(); ++i) {
+        std::ostringstream text;
+        text << matrix.data()[i];
+        widest = std::max(widest, text.str().size());
+    }
+    const int first = std::max(4, static_cast<int>(widest));
+    const int others = std::max(5, static_cast<int>(widest) + 1);
     for (int row = 0; row < matrix.rows(); ++row) {
-        for (int col = 0; col < matrix.cols(); ++col) out << std::setw(col ? 5 : 4) << matrix(row, col);
+        for (int col = 0; col < matrix.cols(); ++col)
+            out << std::setw(col ? others : first) << matrix(row, col);
         out << '\n';
     }
 }

@@ -353,6 +353,7 @@ struct DeviceWorkspace {
     float* data = nullptr;
     std::size_t floats = 0;
     hipEvent_t ready = nullptr;
+    bool recorded = false;  // `ready` marks a use (HIP leaves waiting on a fresh event undefined)
 };
 
 class Workspaces {
@@ -378,7 +379,8 @@ class Workspaces {
             HIP_CHECK(hipEventCreateWithFlags(&workspace.ready, hipEventDisableTiming));
         if (workspace.floats < floats) {
             // The old buffer may still be in use: wait for its last user, then replace it.
-            HIP_CHECK(hipEventSynchronize(workspace.ready));
+            if (workspace.recorded)
+                HIP_CHECK(hipEventSynchronize(workspace.ready));
             HIP_CHECK(hipFree(workspace.data));
             workspace.data = nullptr;
             workspace.floats = 0;
@@ -394,9 +396,11 @@ class Workspaces {
             }
             workspace.floats = floats;
         }
-        HIP_CHECK(hipStreamWaitEvent(stream, workspace.ready, 0));
+        if (workspace.recorded)
+            HIP_CHECK(hipStreamWaitEvent(stream, workspace.ready, 0));
         use(workspace.data);
         HIP_CHECK(hipEventRecord(workspace.ready, stream));
+        workspace.recorded = true;
     }
 
   private:

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <new>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,4 +70,16 @@ TEST(RunStep, HelpPrintsAndReturnsZeroWithoutRunning) {
                   [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }),
               0);
     EXPECT_NE(testing::internal::GetCapturedStdout().find("Usage:"), std::string::npos);
+}
+
+TEST(PrintMatrix, SmallValuesKeepTheUsualColumns) {
+    std::ostringstream out;
+    tutorial::print_matrix(out, tutorial::Matrix<int>{{34, 44}, {82, 108}});
+    EXPECT_EQ(out.str(), "  34   44\n  82  108\n");
+}
+
+TEST(PrintMatrix, WideValuesNeverRunTogether) {
+    std::ostringstream out;
+    tutorial::print_matrix(out, tutorial::Matrix<int>{{32, 528}, {528, 11440}});
+    EXPECT_EQ(out.str(), "   32   528\n  528 11440\n");
 }

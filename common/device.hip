@@ -58,6 +58,11 @@ DeviceInfo select_device(int id) {
     DeviceInfo info;
     info.id = id;
     info.name = properties.name;
+#if defined(__HIP_CPU_RT__)
+    // The HIP CPU Runtime names the processor; every report and RESULT line must show that these
+    // timings are of the CPU running HIP, never of a GPU.
+    info.name = std::string("CPU running HIP (") + properties.name + ")";
+#endif
     info.multiprocessors = properties.multiProcessorCount;
     info.global_memory_bytes = properties.totalGlobalMem;
     return info;

@@ -14,7 +14,10 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
 #include <future>
+#include <sstream>
+#include <string>
 
 /// HIP declares the flags as `unsigned int`; the HIP CPU Runtime takes its `hipEventFlags` enum,
 /// to which an `unsigned int` does not convert implicitly.
@@ -88,3 +91,27 @@ inline hipError_t tutorial_hip_cpu_stream_wait_event(hipStream_t stream, hipEven
     return hipEventSynchronize(event);
 }
 #define hipStreamWaitEvent tutorial_hip_cpu_stream_wait_event
+
+/// The number of devices, after HIP_VISIBLE_DEVICES. HIP on a GPU shows only the devices that this
+/// comma-separated list names (the ids up to the first one that is not a device; "-1" hides them
+/// all); the HIP CPU Runtime ignores the variable. Honouring it here lets a test hide the CPU's one
+/// device, as it hides a GPU, and check what a program says when there is none.
+inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
+    const hipError_t status = hipGetDeviceCount(count);
+    const char* visible = std::getenv("HIP_VISIBLE_DEVICES");
+    if (status != hipSuccess || visible == nullptr)
+        return status;
+    std::istringstream list(visible);
+    std::string id;
+    int shown = 0;
+    while (std::getline(list, id, ',')) {
+        char* end = nullptr;
+        const long value = std::strtol(id.c_str(), &end, 10);
+        if (id.empty() || *end != '\0' || value < 0 || value >= *count)
+            break;
+        ++shown;
+    }
+    *count = shown;
+    return shown == 0 ? hipErrorNoDevice : hipSuccess;
+}
+#define hipGetDeviceCount tutorial_hip_cpu_get_device_count

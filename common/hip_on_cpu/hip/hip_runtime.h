@@ -15,7 +15,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <future>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -115,3 +117,119 @@ inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
     return shown == 0 ? hipErrorNoDevice : hipSuccess;
 }
 #define hipGetDeviceCount tutorial_hip_cpu_get_device_count
+
+// ---- device memory ---------------------------------------------------------------------------
+// The runtime allocates device memory with a plain malloc, reports a failed one as success (with a
+// null pointer), and answers hipMemGetInfo with the whole machine's memory, which other programs
+// change all the time; Linux's malloc even promises more memory than there is. A GPU behaves
+// otherwise, and the tutorial's tests rely on it: an allocation beyond the free memory fails with
+// hipErrorOutOfMemory, and free memory comes back exactly when the buffers are freed. So the CPU's
+// device is given a fixed capacity, the memory available when the program first allocates or asks,
+// and every allocation is counted against it.
+namespace tutorial_hip_cpu {
+
+/// Device allocations are aligned to 256 bytes, as a GPU's are; the block's size is kept in the
+/// 256 bytes before it.
+constexpr std::size_t kAlignment = 256;
+
+struct Ledger {
+    std::mutex mutex;
+    std::size_t capacity = 0;
+    std::size_t total = 0;
+    std::size_t allocated = 0;
+};
+
+inline Ledger& ledger() {
+    static Ledger* const instance = [] {
+        auto* created = new Ledger;  // never destroyed: buffers may be freed during exit
+        if (hipMemGetInfo(&created->capacity, &created->total) != hipSuccess)
+            created->capacity = created->total = 0;
+        return created;
+    }();
+    return *instance;
+}
+
+}  // namespace tutorial_hip_cpu
+
+/// Free and total device memory: the capacity less what is allocated now, and the machine's memory.
+inline hipError_t tutorial_hip_cpu_mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+    if (free_bytes == nullptr || total_bytes == nullptr)
+        return hipErrorInvalidValue;
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    const std::lock_guard<std::mutex> lock(ledger.mutex);
+    *free_bytes = ledger.capacity - ledger.allocated;
+    *total_bytes = ledger.total;
+    return hipSuccess;
+}
+
+/// Device memory, counted; hipErrorOutOfMemory, and a null pointer, when it does not fit.
+inline hipError_t tutorial_hip_cpu_malloc(void** pointer, std::size_t bytes) {
+    using tutorial_hip_cpu::kAlignment;
+    if (pointer == nullptr)
+        return hipErrorInvalidValue;
+    *pointer = nullptr;
+    if (bytes == 0)
+        return hipSuccess;
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    const std::lock_guard<std::mutex> lock(ledger.mutex);
+    if (bytes > ledger.capacity - ledger.allocated)
+        return hipErrorOutOfMemory;
+    const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    auto* block = static_cast<unsigned char*>(std::aligned_alloc(kAlignment, kAlignment + rounded));
+    if (block == nullptr)
+        return hipErrorOutOfMemory;
+    std::memcpy(block, &bytes, sizeof bytes);
+    ledger.allocated += bytes;
+    *pointer = block + kAlignment;
+    return hipSuccess;
+}
+
+template <typename T>
+hipError_t tutorial_hip_cpu_malloc(T** pointer, std::size_t bytes) {
+    return tutorial_hip_cpu_malloc(reinterpret_cast<void**>(pointer), bytes);
+}
+
+/// Frees what tutorial_hip_cpu_malloc gave, after the device's work, as hipFree does.
+inline hipError_t tutorial_hip_cpu_free(void* pointer) {
+    using tutorial_hip_cpu::kAlignment;
+    const hipError_t status = hipDeviceSynchronize();
+    if (pointer == nullptr || status != hipSuccess)
+        return status;
+    unsigned char* block = static_cast<unsigned char*>(pointer) - kAlignment;
+    std::size_t bytes = 0;
+    std::memcpy(&bytes, block, sizeof bytes);
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    {
+        const std::lock_guard<std::mutex> lock(ledger.mutex);
+        ledger.allocated -= bytes;
+    }
+    std::free(block);
+    return hipSuccess;
+}
+
+/// Stream-ordered allocation. The runtime queues the malloc in the stream, so the pointer is not
+/// set when the call returns and a kernel launched right after it captures garbage. Allocating at
+/// once is within HIP's rules: the memory is usable by the stream's later work, and sooner.
+inline hipError_t tutorial_hip_cpu_malloc_async(void** pointer, std::size_t bytes,
+                                                hipStream_t stream = nullptr) {
+    (void)stream;
+    return tutorial_hip_cpu_malloc(pointer, bytes);
+}
+
+template <typename T>
+hipError_t tutorial_hip_cpu_malloc_async(T** pointer, std::size_t bytes,
+                                         hipStream_t stream = nullptr) {
+    return tutorial_hip_cpu_malloc_async(reinterpret_cast<void**>(pointer), bytes, stream);
+}
+
+/// Stream-ordered free: once the stream's earlier work is done (the host waits for it here).
+inline hipError_t tutorial_hip_cpu_free_async(void* pointer, hipStream_t stream = nullptr) {
+    const hipError_t status = hipStreamSynchronize(stream);
+    return status != hipSuccess ? status : tutorial_hip_cpu_free(pointer);
+}
+
+#define hipMemGetInfo tutorial_hip_cpu_mem_get_info
+#define hipMalloc tutorial_hip_cpu_malloc
+#define hipFree tutorial_hip_cpu_free
+#define hipMallocAsync tutorial_hip_cpu_malloc_async
+#define hipFreeAsync tutorial_hip_cpu_free_async

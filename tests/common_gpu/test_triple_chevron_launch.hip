@@ -1,6 +1,6 @@
-// The `<<< >>>` launch, on the GPU routes only: it is not C++, so the HIP CPU Runtime cannot compile
-// it (tests/common_gpu/CMakeLists.txt leaves this file out there), and the tutorial's sources launch
-// with hipLaunchKernelGGL, which every route compiles.
+// The `<<< >>>` launch, on the GPU routes only: it is not C++, so the HIP CPU Runtime cannot
+// compile it (tests/common_gpu/CMakeLists.txt leaves this file out there), and the tutorial's
+// sources launch with hipLaunchKernelGGL, which every route compiles.
 #include <gtest/gtest.h>
 
 #include <hip/hip_runtime.h>

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 
 /// HIP declares the flags as `unsigned int`; the HIP CPU Runtime takes its `hipEventFlags` enum,
 /// to which an `unsigned int` does not convert implicitly.
@@ -128,15 +129,18 @@ inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
 // and every allocation is counted against it.
 namespace tutorial_hip_cpu {
 
-/// Device allocations are aligned to 256 bytes, as a GPU's are; the block's size is kept in the
-/// 256 bytes before it.
+/// Device allocations are aligned to 256 bytes, as a GPU's are.
 constexpr std::size_t kAlignment = 256;
 
+/// The device's capacity, and every live allocation with its size. The sizes are kept here rather
+/// than next to the blocks, so that each block is exactly the bytes asked for and AddressSanitizer
+/// (the CPU route's memcheck) catches a kernel that reads or writes one element past either end.
 struct Ledger {
     std::mutex mutex;
     std::size_t capacity = 0;
     std::size_t total = 0;
     std::size_t allocated = 0;
+    std::unordered_map<void*, std::size_t> sizes;
 };
 
 inline Ledger& ledger() {
@@ -164,7 +168,6 @@ inline hipError_t tutorial_hip_cpu_mem_get_info(std::size_t* free_bytes, std::si
 
 /// Device memory, counted; hipErrorOutOfMemory, and a null pointer, when it does not fit.
 inline hipError_t tutorial_hip_cpu_malloc(void** pointer, std::size_t bytes) {
-    using tutorial_hip_cpu::kAlignment;
     if (pointer == nullptr)
         return hipErrorInvalidValue;
     *pointer = nullptr;
@@ -172,15 +175,14 @@ inline hipError_t tutorial_hip_cpu_malloc(void** pointer, std::size_t bytes) {
         return hipSuccess;
     tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
     const std::lock_guard<std::mutex> lock(ledger.mutex);
-    if (bytes > ledger.capacity - ledger.allocated)
+    void* block = nullptr;
+    if (bytes > ledger.capacity - ledger.allocated ||
+        posix_memalign(&block, tutorial_hip_cpu::kAlignment, bytes) != 0) {
         return hipErrorOutOfMemory;
-    const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    auto* block = static_cast<unsigned char*>(std::aligned_alloc(kAlignment, kAlignment + rounded));
-    if (block == nullptr)
-        return hipErrorOutOfMemory;
-    std::memcpy(block, &bytes, sizeof bytes);
+    }
+    ledger.sizes.emplace(block, bytes);
     ledger.allocated += bytes;
-    *pointer = block + kAlignment;
+    *pointer = block;
     return hipSuccess;
 }
 
@@ -189,21 +191,22 @@ hipError_t tutorial_hip_cpu_malloc(T** pointer, std::size_t bytes) {
     return tutorial_hip_cpu_malloc(reinterpret_cast<void**>(pointer), bytes);
 }
 
-/// Frees what tutorial_hip_cpu_malloc gave, after the device's work, as hipFree does.
+/// Frees what tutorial_hip_cpu_malloc gave, after the device's work, as hipFree does; a pointer it
+/// did not give is hipErrorInvalidValue.
 inline hipError_t tutorial_hip_cpu_free(void* pointer) {
-    using tutorial_hip_cpu::kAlignment;
     const hipError_t status = hipDeviceSynchronize();
     if (pointer == nullptr || status != hipSuccess)
         return status;
-    unsigned char* block = static_cast<unsigned char*>(pointer) - kAlignment;
-    std::size_t bytes = 0;
-    std::memcpy(&bytes, block, sizeof bytes);
     tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
     {
         const std::lock_guard<std::mutex> lock(ledger.mutex);
-        ledger.allocated -= bytes;
+        const auto found = ledger.sizes.find(pointer);
+        if (found == ledger.sizes.end())
+            return hipErrorInvalidValue;
+        ledger.allocated -= found->second;
+        ledger.sizes.erase(found);
     }
-    std::free(block);
+    std::free(pointer);
     return hipSuccess;
 }
 

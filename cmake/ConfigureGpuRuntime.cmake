@@ -2,9 +2,28 @@
 #   tutorial::hip_runtime       interface target: the HIP headers and runtime for this platform
 #   tutorial_use_hip(<target>)  compiles the target's .hip sources for this platform and links HIP
 #   TUTORIAL_HAS_GPU_RUNTIME    TRUE unless GPU_RUNTIME is NONE
+#   TUTORIAL_HIP_ON_CPU         TRUE on the CPU route (HIP kernels run on the CPU)
 #   TUTORIAL_GPU_PLATFORM       one line naming the platform, used in messages such as "no device"
 add_library(tutorial_hip_runtime INTERFACE)
 add_library(tutorial::hip_runtime ALIAS tutorial_hip_runtime)
+
+# The CPU route is settled first: when AUTO chose it and the HIP CPU Runtime cannot be had, the
+# build falls back to NONE with one line that says what to install; when CPU was asked for, it stops
+# with that line.
+set(TUTORIAL_HIP_ON_CPU FALSE)
+if(TUTORIAL_GPU_RUNTIME STREQUAL "CPU")
+    include(HipCpuRuntime)
+    tutorial_find_hip_cpu(_hip_cpu_found _hip_cpu_missing)
+    if(_hip_cpu_found)
+        set(TUTORIAL_HIP_ON_CPU TRUE)
+    elseif(TUTORIAL_GPU_RUNTIME_AUTO)
+        set(TUTORIAL_GPU_RUNTIME NONE)
+        string(CONCAT TUTORIAL_GPU_RUNTIME_REASON "no GPU is visible and HIP cannot run on the CPU: "
+               "the HIP CPU Runtime cannot be used because ${_hip_cpu_missing}")
+    else()
+        message(FATAL_ERROR "GPU_RUNTIME=CPU needs the HIP CPU Runtime and TBB, and ${_hip_cpu_missing}.")
+    endif()
+endif()
 
 if(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
     enable_language(CUDA)
@@ -78,6 +97,13 @@ elseif(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
     endforeach()
     message(STATUS "HIP on AMD: hipcc ${CMAKE_CXX_COMPILER}, HIP ${hip_VERSION}, GPU_TARGETS=${GPU_TARGETS}")
     set(TUTORIAL_GPU_PLATFORM "AMD GPUs through ROCm HIP ${hip_VERSION} (hipcc)")
+elseif(TUTORIAL_HIP_ON_CPU)
+    # The kernels become ordinary C++ run by TBB worker threads; the headers say so themselves.
+    target_link_libraries(tutorial_hip_runtime INTERFACE tutorial_hip_cpu)
+    # BEFORE: common/hip_on_cpu adds the few spellings the runtime lacks, then includes it.
+    target_include_directories(tutorial_hip_runtime BEFORE INTERFACE
+                               "${PROJECT_SOURCE_DIR}/common/hip_on_cpu")
+    set(TUTORIAL_GPU_PLATFORM "the CPU running HIP (HIP CPU Runtime with TBB, for checking, not for speed)")
 else()
     set(TUTORIAL_GPU_PLATFORM "no GPU platform (GPU_RUNTIME=NONE)")
 endif()
@@ -85,7 +111,7 @@ endif()
 if(TUTORIAL_GPU_RUNTIME STREQUAL "NONE")
     set(TUTORIAL_HAS_GPU_RUNTIME FALSE)
     message(STATUS "GPU runtime: NONE (${TUTORIAL_GPU_RUNTIME_REASON}): building step 01 and the "
-                   "CPU-side tests only; steps 02-07 and the GPU tests need GPU_RUNTIME=CUDA or HIP")
+                   "CPU-side tests only; steps 02-07 and the GPU tests need GPU_RUNTIME=CPU, CUDA or HIP")
 else()
     set(TUTORIAL_HAS_GPU_RUNTIME TRUE)
     message(STATUS "GPU runtime: ${TUTORIAL_GPU_RUNTIME} (${TUTORIAL_GPU_RUNTIME_REASON})")

@@ -2,6 +2,7 @@
 #   PROGRAMS   the programs, separated by |
 #   NEEDS_GPU  ON/OFF for each program, separated by |
 #   GPU_INFO   the gpu_info program, empty when the build has no GPU runtime
+#   HIP_ON_CPU ON when the kernels run on the CPU (GPU_RUNTIME=CPU): the summary says what that means
 # On a machine without a GPU the GPU steps are reported as not run, with the reason, and the run
 # still succeeds; any other failure of a step fails the run.
 string(REPLACE "|" ";" programs "${PROGRAMS}")
@@ -44,3 +45,8 @@ if(failed)
     message(FATAL_ERROR "failed: ${failed_text}")
 endif()
 message("every step that ran was verified")
+if(HIP_ON_CPU)
+    message("HIP ran on the CPU (GPU_RUNTIME=CPU): the results were checked against the reference, and "
+            "the timings are the CPU's at small sizes, for checking, not speed; a GPU needs "
+            "GPU_RUNTIME=CUDA or HIP")
+endif()

@@ -1,18 +1,24 @@
 # Chooses the GPU platform before project() runs, because the HIP route (AMD) needs hipcc as the
 # C++ compiler and a compiler can only be chosen before the first project() call.
 #
-# GPU_RUNTIME = AUTO | HIP | CUDA | NONE
+# GPU_RUNTIME = AUTO | HIP | CUDA | CPU | NONE
 #   HIP   AMD GPUs through ROCm: .hip sources compiled as C++ by hipcc, linked to hip::device
 #   CUDA  NVIDIA GPUs through nvcc: .hip sources compiled as the CUDA language
-#   NONE  no GPU toolchain: step 01 and the CPU-side tests only
-#   AUTO  the platform whose toolchain is present; when both are, the one whose GPU is visible;
-#         when both are and no GPU is visible, CUDA (it is the route the tutorial runs on).
-set(GPU_RUNTIME "AUTO" CACHE STRING "GPU platform: AUTO, HIP (AMD via ROCm), CUDA (NVIDIA via nvcc), NONE")
-set_property(CACHE GPU_RUNTIME PROPERTY STRINGS AUTO HIP CUDA NONE)
+#   CPU   no GPU needed: the same .hip sources compiled as C++ by the host compiler against ROCm's
+#         HIP CPU Runtime, kernels run on the CPU through TBB (for running and checking, not speed)
+#   NONE  no HIP at all: step 01 and the CPU-side tests only
+#   AUTO  the platform whose GPU is visible and whose compiler is present; when no GPU is usable,
+#         CPU (and when the HIP CPU Runtime cannot be had either, NONE, with one line of advice).
+set(GPU_RUNTIME "AUTO" CACHE STRING
+    "GPU platform: AUTO, HIP (AMD via ROCm), CUDA (NVIDIA via nvcc), CPU (HIP CPU Runtime), NONE")
+set_property(CACHE GPU_RUNTIME PROPERTY STRINGS AUTO HIP CUDA CPU NONE)
 string(TOUPPER "${GPU_RUNTIME}" _requested_runtime)
-if(NOT _requested_runtime MATCHES "^(AUTO|HIP|CUDA|NONE)$")
-    message(FATAL_ERROR "GPU_RUNTIME is '${GPU_RUNTIME}'; it must be one of AUTO, HIP, CUDA, NONE.")
+if(NOT _requested_runtime MATCHES "^(AUTO|HIP|CUDA|CPU|NONE)$")
+    message(FATAL_ERROR "GPU_RUNTIME is '${GPU_RUNTIME}'; it must be one of AUTO, HIP, CUDA, CPU, NONE.")
 endif()
+# TRUE when AUTO chose the CPU route: ConfigureGpuRuntime.cmake then falls back to NONE, instead of
+# stopping, when the HIP CPU Runtime cannot be found.
+set(TUTORIAL_GPU_RUNTIME_AUTO FALSE)
 
 find_program(TUTORIAL_NVCC nvcc HINTS ENV CUDA_PATH PATHS /usr/local/cuda PATH_SUFFIXES bin
              DOC "nvcc, for GPU_RUNTIME=CUDA")
@@ -42,23 +48,22 @@ if(_rocm_agent_enumerator)
 endif()
 
 if(_requested_runtime STREQUAL "AUTO")
-    if(TUTORIAL_NVCC AND TUTORIAL_HIPCC)
-        if(TUTORIAL_AMD_GPUS_VISIBLE AND NOT _nvidia_gpu_visible)
-            set(_runtime HIP)
-            set(_why "both nvcc and hipcc were found and an AMD GPU is visible")
-        else()
-            set(_runtime CUDA)
-            set(_why "both nvcc and hipcc were found and no AMD GPU is visible")
-        endif()
-    elseif(TUTORIAL_NVCC)
+    set(TUTORIAL_GPU_RUNTIME_AUTO TRUE)
+    if(_nvidia_gpu_visible AND TUTORIAL_NVCC)
         set(_runtime CUDA)
-        set(_why "nvcc was found (${TUTORIAL_NVCC})")
-    elseif(TUTORIAL_HIPCC)
+        set(_why "an NVIDIA GPU is visible and nvcc was found (${TUTORIAL_NVCC})")
+    elseif(TUTORIAL_AMD_GPUS_VISIBLE AND TUTORIAL_HIPCC)
         set(_runtime HIP)
-        set(_why "hipcc was found (${TUTORIAL_HIPCC})")
+        set(_why "an AMD GPU (${TUTORIAL_AMD_GPUS_VISIBLE}) is visible and hipcc was found (${TUTORIAL_HIPCC})")
     else()
-        set(_runtime NONE)
-        set(_why "neither nvcc nor hipcc was found")
+        set(_runtime CPU)
+        if(_nvidia_gpu_visible)
+            set(_why "an NVIDIA GPU is visible but nvcc was not found")
+        elseif(TUTORIAL_AMD_GPUS_VISIBLE)
+            set(_why "an AMD GPU is visible but hipcc was not found")
+        else()
+            set(_why "no GPU is visible, so HIP runs on the CPU; GPU_RUNTIME=CUDA or HIP builds for a GPU elsewhere")
+        endif()
     endif()
 else()
     set(_runtime "${_requested_runtime}")

@@ -50,7 +50,7 @@ function(tutorial_add_runner)
     string(REPLACE ";" "|" needs_gpu "${needs_gpu}")
     add_custom_target(run_tutorial
         COMMAND "${CMAKE_COMMAND}" "-DPROGRAMS=${programs}" "-DNEEDS_GPU=${needs_gpu}"
-                "-DGPU_INFO=${gpu_info}" -P "${PROJECT_SOURCE_DIR}/cmake/RunTutorial.cmake"
+                "-DGPU_INFO=${gpu_info}" "-DHIP_ON_CPU=${TUTORIAL_HIP_ON_CPU}" -P "${PROJECT_SOURCE_DIR}/cmake/RunTutorial.cmake"
         DEPENDS ${targets}
         USES_TERMINAL
         VERBATIM

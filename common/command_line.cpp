@@ -40,6 +40,13 @@ void check_matrix_fits(const char* name, long long rows, long long cols) {
     }
 }
 
+// "1024" on every route, or "1024; 512 when HIP runs on the CPU": --help reads the same on every
+// route, so the pages that show it hold everywhere.
+std::string default_text(int own, int on_cpu) {
+    return std::to_string(own) +
+           (own == on_cpu ? "" : "; " + std::to_string(on_cpu) + " when HIP runs on the CPU");
+}
+
 struct RawOptions {
     std::string size, m, n, k, block, iterations, warmup, seed, devices;
     std::map<std::string, std::string> extra;
@@ -48,6 +55,7 @@ struct RawOptions {
 };
 
 void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Options& options) {
+    const RouteDefaults on_cpu = route_defaults(step, /*hip_on_cpu=*/true);
     app.description(step.summary);
     app.get_formatter()->column_width(26);
     app.add_option("-m", raw.m, "rows of A and C")->type_name("INT");
@@ -55,8 +63,8 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
     app.add_option("-k", raw.k, "columns of A, rows of B (the length of each dot product)")
         ->type_name("INT");
     app.add_option("-s,--size", raw.size,
-                   "sets m, n and k at once (default " + std::to_string(step.default_size) +
-                       "); -m, -n, -k override it")
+                   "sets m, n and k at once (default " +
+                       default_text(step.default_size, on_cpu.size) + "); -m, -n, -k override it")
         ->type_name("INT");
     if (!step.block_sizes.empty()) {
         app.add_option("-b,--block", raw.block,
@@ -65,7 +73,8 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
             ->type_name("INT");
     }
     app.add_option("-i,--iterations", raw.iterations,
-                   "timed repetitions (default " + std::to_string(step.default_iterations) + ")")
+                   "timed repetitions (default " +
+                       default_text(step.default_iterations, on_cpu.iterations) + ")")
         ->type_name("INT");
     app.add_option("--warmup", raw.warmup, "untimed runs before timing (default 2)")
         ->type_name("INT");
@@ -97,6 +106,21 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
 
 }  // namespace
 
+RouteDefaults route_defaults(const StepDescription& step, bool hip_on_cpu) {
+    if (!hip_on_cpu)
+        return {step.default_size, step.default_iterations};
+    return {std::min(step.default_size, kCpuRouteMaxDefaultSize),
+            std::min(step.default_iterations, kCpuRouteMaxDefaultIterations)};
+}
+
+bool hip_runs_on_cpu() {
+#if defined(TUTORIAL_HIP_ON_CPU)
+    return true;
+#else
+    return false;
+#endif
+}
+
 Options parse_command_line(const StepDescription& step, const std::vector<std::string>& arguments) {
     CLI::App app{step.summary, step.program};
     RawOptions raw;
@@ -118,9 +142,9 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
     }
     options.verify = !raw.no_verify;
     options.timing = !raw.no_timing;
-    const long long size = raw.size.empty()
-                               ? step.default_size
-                               : parse_whole_number("--size", raw.size, 1, kMaxDimension);
+    const RouteDefaults defaults = route_defaults(step, hip_runs_on_cpu());
+    const long long size =
+        raw.size.empty() ? defaults.size : parse_whole_number("--size", raw.size, 1, kMaxDimension);
     auto dimension = [&](const char* option, const std::string& text) {
         return static_cast<int>(text.empty() ? size
                                              : parse_whole_number(option, text, 1, kMaxDimension));
@@ -146,7 +170,7 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
     }
     options.iterations =
         raw.iterations.empty()
-            ? step.default_iterations
+            ? defaults.iterations
             : static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000));
     options.warmup = raw.warmup.empty()
                          ? 2

@@ -42,6 +42,25 @@ struct StepDescription {
     std::vector<ExtraOption> extra_options;  ///< options of this step alone
 };
 
+/// On the CPU route (`GPU_RUNTIME=CPU`) the HIP kernels run on the CPU, hundreds of times slower
+/// than on a GPU, so a step's default size and timed repetitions are capped there: every step then
+/// finishes in seconds on a two-core machine. Any size can still be asked for on the command line.
+constexpr int kCpuRouteMaxDefaultSize = 512;
+constexpr int kCpuRouteMaxDefaultIterations = 3;
+
+/// A step's default size (m = n = k) and timed repetitions in one build.
+struct RouteDefaults {
+    int size = 0;
+    int iterations = 0;
+};
+
+/// `step`'s defaults on a GPU (`hip_on_cpu` false: the step's own), or on the CPU route (capped at
+/// kCpuRouteMaxDefaultSize and kCpuRouteMaxDefaultIterations).
+RouteDefaults route_defaults(const StepDescription& step, bool hip_on_cpu);
+
+/// True when this build runs the HIP kernels on the CPU (`GPU_RUNTIME=CPU`).
+bool hip_runs_on_cpu();
+
 /// The parsed command line.
 struct Options {
     int m = 0;

@@ -16,6 +16,20 @@ void throw_hip_error(hipError_t status, const char* expression, const char* file
                          file + ":" + std::to_string(line));
 }
 
+namespace {
+
+// The device's name in every message, report and RESULT line. The HIP CPU Runtime names the
+// processor; the name then says that these are the CPU running HIP, never a GPU.
+std::string device_name(const hipDeviceProp_t& properties) {
+#if defined(__HIP_CPU_RT__)
+    return std::string("CPU running HIP (") + properties.name + ")";
+#else
+    return properties.name;
+#endif
+}
+
+}  // namespace
+
 const char* gpu_platform() {
     return TUTORIAL_GPU_PLATFORM;
 }
@@ -57,7 +71,7 @@ DeviceInfo select_device(int id) {
     HIP_CHECK(hipGetDeviceProperties(&properties, id));
     DeviceInfo info;
     info.id = id;
-    info.name = properties.name;
+    info.name = device_name(properties);
     info.multiprocessors = properties.multiProcessorCount;
     info.global_memory_bytes = properties.totalGlobalMem;
     return info;
@@ -90,7 +104,7 @@ void* allocate_device_bytes(std::size_t bytes) {
         hipDeviceProp_t properties;
         where = "device " + std::to_string(device);
         if (hipGetDeviceProperties(&properties, device) == hipSuccess)
-            where += std::string(" (") + properties.name + ")";
+            where += " (" + device_name(properties) + ")";
         if (hipMemGetInfo(&free_bytes, &total_bytes) == hipSuccess) {
             where +=
                 ", which has " + format_bytes(free_bytes) + " free of " + format_bytes(total_bytes);

@@ -50,7 +50,8 @@ TEST(CommandLine, Defaults) {
     EXPECT_EQ(options.m, 96);
     EXPECT_EQ(options.n, 96);
     EXPECT_EQ(options.k, 96);
-    EXPECT_EQ(options.iterations, 7);
+    // 7 repetitions are above the CPU route's cap of 3.
+    EXPECT_EQ(options.iterations, tutorial::hip_runs_on_cpu() ? 3 : 7);
     EXPECT_EQ(options.warmup, 2);
     EXPECT_EQ(options.block, 0);
     EXPECT_TRUE(options.verify);
@@ -141,6 +142,39 @@ TEST(CommandLine, DeviceLists) {
               std::string::npos);
     EXPECT_NE(usage_error(plain_step(), {"--device", "0,1"}).find("--device: takes one device id"),
               std::string::npos);
+}
+
+TEST(CommandLine, CpuRouteCapsTheDefaultSizeAndRepetitions) {
+    tutorial::StepDescription step = plain_step();
+    step.default_size = 2048;
+    step.default_iterations = 10;
+    const tutorial::RouteDefaults on_gpu = tutorial::route_defaults(step, false);
+    EXPECT_EQ(on_gpu.size, 2048);
+    EXPECT_EQ(on_gpu.iterations, 10);
+    const tutorial::RouteDefaults on_cpu = tutorial::route_defaults(step, true);
+    EXPECT_EQ(on_cpu.size, tutorial::kCpuRouteMaxDefaultSize);
+    EXPECT_EQ(on_cpu.iterations, tutorial::kCpuRouteMaxDefaultIterations);
+    // Defaults already below the caps are kept.
+    step.default_size = 100;
+    step.default_iterations = 2;
+    EXPECT_EQ(tutorial::route_defaults(step, true).size, 100);
+    EXPECT_EQ(tutorial::route_defaults(step, true).iterations, 2);
+    // The program follows this build's route, and an explicit size is never capped.
+    step.default_size = 2048;
+    const tutorial::Options options = tutorial::parse_command_line(step, {});
+    EXPECT_EQ(options.m, tutorial::hip_runs_on_cpu() ? 512 : 2048);
+    EXPECT_EQ(tutorial::parse_command_line(step, {"-s", "2048"}).k, 2048);
+}
+
+TEST(CommandLine, HelpNamesBothDefaultsWhereTheRoutesDiffer) {
+    tutorial::StepDescription step = plain_step();
+    step.default_size = 2048;
+    step.default_iterations = 10;
+    const std::string help = tutorial::help_text(step);
+    EXPECT_NE(help.find("(default 2048; 512 when HIP runs on the CPU)"), std::string::npos) << help;
+    EXPECT_NE(help.find("(default 10; 3 when HIP runs on the CPU)"), std::string::npos) << help;
+    // Where they agree, one number.
+    EXPECT_NE(tutorial::help_text(plain_step()).find("(default 96)"), std::string::npos);
 }
 
 TEST(CommandLine, HelpListsEveryOption) {

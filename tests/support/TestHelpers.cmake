@@ -30,7 +30,8 @@ endfunction()
 # tutorial_add_program_tests(<program> [GPU] [EXAMPLE_REGEX <regex>])
 #   Runs a step program the way a learner would and checks its exit code and message:
 #   --help (0), each kind of bad size and an unknown option (2, the message names the option),
-#   for GPU programs no visible device (3, "no HIP device was found"), and with EXAMPLE_REGEX the
+#   for GPU programs no visible device (3, "no HIP device was found"; on the CPU route the device is
+#   hidden through HIP_VISIBLE_DEVICES, which common/hip_on_cpu honours), and with EXAMPLE_REGEX the
 #   printed worked example.
 function(tutorial_add_program_tests program)
     cmake_parse_arguments(PARSE_ARGV 1 PROG "GPU" "EXAMPLE_REGEX" "")
@@ -74,7 +75,9 @@ function(tutorial_add_sanitizer_tests program)
     endif()
     string(REPLACE ";" "|" arguments "${SAN_ARGS}")
     set(skip_reason "")
-    if(NOT TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
+    if(TUTORIAL_HIP_ON_CPU)
+        set(skip_reason "compute-sanitizer checks NVIDIA GPUs; on the CPU route the kernels' memory accesses are checked by AddressSanitizer instead (preset cpu-sanitize, run by CI)")
+    elseif(NOT TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
         set(skip_reason "compute-sanitizer checks NVIDIA GPUs; this build targets ${TUTORIAL_GPU_PLATFORM}")
     elseif(NOT TUTORIAL_COMPUTE_SANITIZER)
         set(skip_reason "compute-sanitizer was not found (it ships with the CUDA toolkit)")

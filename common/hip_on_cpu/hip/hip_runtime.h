@@ -1,0 +1,238 @@
+/// \file
+/// \brief The tutorial's small additions to ROCm's HIP CPU Runtime, for the CPU route.
+///
+/// On the CPU route (`GPU_RUNTIME=CPU`) the build puts this folder first on the include path. The
+/// header includes the HIP CPU Runtime's own `hip/hip_runtime.h` and adds only what the tutorial
+/// uses and that runtime spells differently from HIP on a GPU, one small inline function per
+/// difference, each tested in tests/common_gpu. The step sources never know which header they got.
+///
+/// One thing cannot be added: kernels launched with `<<< >>>`, which is not C++. The HIP CPU
+/// Runtime compiles `hipLaunchKernelGGL`, and every source of the tutorial launches that way.
+#pragma once
+
+#include_next <hip/hip_runtime.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+
+/// HIP declares the flags as `unsigned int`; the HIP CPU Runtime takes its `hipEventFlags` enum,
+/// to which an `unsigned int` does not convert implicitly.
+inline hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned int flags) {
+    return hipEventCreateWithFlags(event, static_cast<hipEventFlags>(flags));
+}
+
+/// Whether the work before `event` in its stream has finished. The runtime lacks this query; its
+/// event holds a future that is ready once the stream reaches the event. An event never recorded
+/// counts as complete, as HIP documents.
+inline hipError_t hipEventQuery(hipEvent_t event) {
+    if (event == nullptr)
+        return hipErrorInvalidHandle;
+    const auto& done = is_done(*event);  // the runtime's own accessor, found through the Event type
+    if (!done.valid())
+        return hipSuccess;
+    return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? hipSuccess
+                                                                               : hipErrorNotReady;
+}
+
+/// A copy between devices. The CPU route has one device, whose memory is host memory, so the only
+/// peer copy there is (device 0 to device 0) is an ordinary copy in the stream's order.
+inline hipError_t hipMemcpyPeerAsync(void* destination, int destination_device, const void* source,
+                                     int source_device, std::size_t bytes,
+                                     hipStream_t stream = nullptr) {
+    if (destination_device != 0 || source_device != 0)
+        return hipErrorInvalidDevice;
+    return hipMemcpyAsync(destination, source, bytes, hipMemcpyDeviceToDevice, stream);
+}
+
+/// The device attributes the tutorial reads, taken from the device's properties (the runtime has
+/// the properties but no attribute query).
+enum hipDeviceAttribute_t {
+    hipDeviceAttributeClockRate,            ///< kHz, hipDeviceProp_t::clockRate
+    hipDeviceAttributeMultiprocessorCount,  ///< hipDeviceProp_t::multiProcessorCount
+};
+
+inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device) {
+    if (value == nullptr)
+        return hipErrorInvalidValue;
+    hipDeviceProp_t properties;
+    const hipError_t status = hipGetDeviceProperties(&properties, device);
+    if (status != hipSuccess)
+        return status;
+    switch (attribute) {
+        case hipDeviceAttributeClockRate:
+            *value = properties.clockRate;
+            return hipSuccess;
+        case hipDeviceAttributeMultiprocessorCount:
+            *value = properties.multiProcessorCount;
+            return hipSuccess;
+    }
+    return hipErrorInvalidValue;
+}
+
+/// Makes later work in `stream` wait for `event`. The runtime's own version queues a task that
+/// blocks until the event completes; all streams are run by one processor thread, in turn, so when
+/// the waiting stream's turn comes before the stream that completes the event, that thread waits
+/// for itself forever (step 07's copy and compute streams did). Waiting here, on the calling
+/// thread, gives the same order (nothing queued afterwards in `stream` starts before the event's
+/// work has finished) without blocking the processor. As in HIP, an event that was never recorded
+/// has nothing to wait for.
+inline hipError_t tutorial_hip_cpu_stream_wait_event(hipStream_t stream, hipEvent_t event,
+                                                     unsigned int flags) {
+    (void)stream;
+    (void)flags;
+    if (event == nullptr)
+        return hipErrorInvalidHandle;
+    if (!is_done(*event).valid())
+        return hipSuccess;
+    return hipEventSynchronize(event);
+}
+#define hipStreamWaitEvent tutorial_hip_cpu_stream_wait_event
+
+/// The number of devices, after HIP_VISIBLE_DEVICES. HIP on a GPU shows only the devices that this
+/// comma-separated list names (the ids up to the first one that is not a device; "-1" hides them
+/// all); the HIP CPU Runtime ignores the variable. Honouring it here lets a test hide the CPU's one
+/// device, as it hides a GPU, and check what a program says when there is none.
+inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
+    const hipError_t status = hipGetDeviceCount(count);
+    const char* visible = std::getenv("HIP_VISIBLE_DEVICES");
+    if (status != hipSuccess || visible == nullptr)
+        return status;
+    std::istringstream list(visible);
+    std::string id;
+    int shown = 0;
+    while (std::getline(list, id, ',')) {
+        char* end = nullptr;
+        const long value = std::strtol(id.c_str(), &end, 10);
+        if (id.empty() || *end != '\0' || value < 0 || value >= *count)
+            break;
+        ++shown;
+    }
+    *count = shown;
+    return shown == 0 ? hipErrorNoDevice : hipSuccess;
+}
+#define hipGetDeviceCount tutorial_hip_cpu_get_device_count
+
+// ---- device memory ---------------------------------------------------------------------------
+// The runtime allocates device memory with a plain malloc, reports a failed one as success (with a
+// null pointer), and answers hipMemGetInfo with the whole machine's memory, which other programs
+// change all the time; Linux's malloc even promises more memory than there is. A GPU behaves
+// otherwise, and the tutorial's tests rely on it: an allocation beyond the free memory fails with
+// hipErrorOutOfMemory, and free memory comes back exactly when the buffers are freed. So the CPU's
+// device is given a fixed capacity, the memory available when the program first allocates or asks,
+// and every allocation is counted against it.
+namespace tutorial_hip_cpu {
+
+/// Device allocations are aligned to 256 bytes, as a GPU's are.
+constexpr std::size_t kAlignment = 256;
+
+/// The device's capacity, and every live allocation with its size. The sizes are kept here rather
+/// than next to the blocks, so that each block is exactly the bytes asked for and AddressSanitizer
+/// (the CPU route's memcheck) catches a kernel that reads or writes one element past either end.
+struct Ledger {
+    std::mutex mutex;
+    std::size_t capacity = 0;
+    std::size_t total = 0;
+    std::size_t allocated = 0;
+    std::unordered_map<void*, std::size_t> sizes;
+};
+
+inline Ledger& ledger() {
+    static Ledger* const instance = [] {
+        auto* created = new Ledger;  // never destroyed: buffers may be freed during exit
+        if (hipMemGetInfo(&created->capacity, &created->total) != hipSuccess)
+            created->capacity = created->total = 0;
+        return created;
+    }();
+    return *instance;
+}
+
+}  // namespace tutorial_hip_cpu
+
+/// Free and total device memory: the capacity less what is allocated now, and the machine's memory.
+inline hipError_t tutorial_hip_cpu_mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+    if (free_bytes == nullptr || total_bytes == nullptr)
+        return hipErrorInvalidValue;
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    const std::lock_guard<std::mutex> lock(ledger.mutex);
+    *free_bytes = ledger.capacity - ledger.allocated;
+    *total_bytes = ledger.total;
+    return hipSuccess;
+}
+
+/// Device memory, counted; hipErrorOutOfMemory, and a null pointer, when it does not fit.
+inline hipError_t tutorial_hip_cpu_malloc(void** pointer, std::size_t bytes) {
+    if (pointer == nullptr)
+        return hipErrorInvalidValue;
+    *pointer = nullptr;
+    if (bytes == 0)
+        return hipSuccess;
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    const std::lock_guard<std::mutex> lock(ledger.mutex);
+    void* block = nullptr;
+    if (bytes > ledger.capacity - ledger.allocated ||
+        posix_memalign(&block, tutorial_hip_cpu::kAlignment, bytes) != 0) {
+        return hipErrorOutOfMemory;
+    }
+    ledger.sizes.emplace(block, bytes);
+    ledger.allocated += bytes;
+    *pointer = block;
+    return hipSuccess;
+}
+
+template <typename T>
+hipError_t tutorial_hip_cpu_malloc(T** pointer, std::size_t bytes) {
+    return tutorial_hip_cpu_malloc(reinterpret_cast<void**>(pointer), bytes);
+}
+
+/// Frees what tutorial_hip_cpu_malloc gave, after the device's work, as hipFree does; a pointer it
+/// did not give is hipErrorInvalidValue.
+inline hipError_t tutorial_hip_cpu_free(void* pointer) {
+    const hipError_t status = hipDeviceSynchronize();
+    if (pointer == nullptr || status != hipSuccess)
+        return status;
+    tutorial_hip_cpu::Ledger& ledger = tutorial_hip_cpu::ledger();
+    {
+        const std::lock_guard<std::mutex> lock(ledger.mutex);
+        const auto found = ledger.sizes.find(pointer);
+        if (found == ledger.sizes.end())
+            return hipErrorInvalidValue;
+        ledger.allocated -= found->second;
+        ledger.sizes.erase(found);
+    }
+    std::free(pointer);
+    return hipSuccess;
+}
+
+/// Stream-ordered allocation. The runtime queues the malloc in the stream, so the pointer is not
+/// set when the call returns and a kernel launched right after it captures garbage. Allocating at
+/// once is within HIP's rules: the memory is usable by the stream's later work, and sooner.
+inline hipError_t tutorial_hip_cpu_malloc_async(void** pointer, std::size_t bytes,
+                                                hipStream_t stream = nullptr) {
+    (void)stream;
+    return tutorial_hip_cpu_malloc(pointer, bytes);
+}
+
+template <typename T>
+hipError_t tutorial_hip_cpu_malloc_async(T** pointer, std::size_t bytes,
+                                         hipStream_t stream = nullptr) {
+    return tutorial_hip_cpu_malloc_async(reinterpret_cast<void**>(pointer), bytes, stream);
+}
+
+/// Stream-ordered free: once the stream's earlier work is done (the host waits for it here).
+inline hipError_t tutorial_hip_cpu_free_async(void* pointer, hipStream_t stream = nullptr) {
+    const hipError_t status = hipStreamSynchronize(stream);
+    return status != hipSuccess ? status : tutorial_hip_cpu_free(pointer);
+}
+
+#define hipMemGetInfo tutorial_hip_cpu_mem_get_info
+#define hipMalloc tutorial_hip_cpu_malloc
+#define hipFree tutorial_hip_cpu_free
+#define hipMallocAsync tutorial_hip_cpu_malloc_async
+#define hipFreeAsync tutorial_hip_cpu_free_async

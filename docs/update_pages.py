@@ -269,7 +269,11 @@ def results_chart_block(name):
 
 
 def multi_gpu_label(row, vendor):
-    kernel = {"step05": "step 05 kernel", "step04": "step 04 kernel"}.get(row["inner"], vendor)
+    names = {"step06": "step 06 kernel", "step05": "step 05 kernel", "step04": "step 04 kernel",
+             "vendor": vendor}
+    if row["measurement"] != "cublasxt" and row["inner"] not in names:
+        raise RuntimeError(f"inner kernel '{row['inner']}' has no name in update_pages.py")
+    kernel = names.get(row.get("inner"), vendor)
     if row["measurement"] == "resident":
         return f"{kernel} alone, matrices already on the device"
     if row["measurement"] == "cublasxt":

@@ -8,15 +8,16 @@
 
 namespace step06 {
 
-/// The block tiles this step launches. Each is cut into warp tiles of 32 x 64 and thread tiles of
-/// 8 x 8; the measurements on the page decided on these two.
+/// The block tiles this step launches; the measurements on the page decided on these three.
 enum class TileShape {
-    t128x128,  ///< 128 x 128 of C per block, 8 warps (256 threads)
-    t64x64,    ///< 64 x 64 of C per block, 2 warps (64 threads)
+    t128x256,  ///< 128 x 256 of C per block, 8 warps (256 threads) of 32 x 128, 8 x 16 per thread
+    t128x128,  ///< 128 x 128 of C per block, 4 warps (128 threads) of 32 x 128, 8 x 16 per thread
+    t64x64,    ///< 64 x 64 of C per block, 2 warps (64 threads) of 32 x 64, 8 x 8 per thread
 };
 
 /// Every tile shape, largest first.
-constexpr TileShape kAllTileShapes[] = {TileShape::t128x128, TileShape::t64x64};
+constexpr TileShape kAllTileShapes[] = {TileShape::t128x256, TileShape::t128x128,
+                                        TileShape::t64x64};
 
 /// Rows and columns of C that one block of `tile` computes.
 struct TileSize {
@@ -27,7 +28,7 @@ struct TileSize {
 /// The tile's size.
 TileSize tile_size(TileShape tile);
 
-/// The tile's name as reports and the command line spell it: "128x128" or "64x64".
+/// The tile's name as reports and the command line spell it: "128x256", "128x128" or "64x64".
 const char* tile_name(TileShape tile);
 
 /// The tile called `text` (a name tile_name() returns). Throws std::invalid_argument naming the
@@ -50,11 +51,11 @@ constexpr int kMinSplitDepth = 64;
 /// A way to run one multiply: which block tile, and into how many ranges K is split (1: no
 /// split-K, the blocks write C directly).
 struct Config {
-    TileShape tile = TileShape::t128x128;
+    TileShape tile = TileShape::t128x256;
     int splits = 1;
 };
 
-/// "128x128" for one split, "64x64 split 4" for four.
+/// "128x256" for one split, "64x64 split 4" for four.
 std::string config_name(const Config& config);
 
 /// Throws std::invalid_argument, naming the allowed range, when config.splits is not 1 to
@@ -80,6 +81,7 @@ SplitPlan plan_splits(int k, int splits);
 /// shape one multiprocessor holds at once (from the occupancy calculator).
 struct DeviceSlots {
     int multiprocessors = 1;
+    int blocks_128x256 = 1;  ///< resident 128 x 256 blocks per multiprocessor
     int blocks_128x128 = 1;  ///< resident 128 x 128 blocks per multiprocessor
     int blocks_64x64 = 1;    ///< resident 64 x 64 blocks per multiprocessor
 
@@ -88,7 +90,7 @@ struct DeviceSlots {
 };
 
 /// The rule's estimate for one configuration, in multiply-adds of one multiprocessor at the 128 x
-/// 128 tile's speed (only comparisons between estimates mean anything).
+/// 256 tile's speed (only comparisons between estimates mean anything).
 struct Estimate {
     Config config;
     int blocks;            ///< blocks launched (tiles times splits)

@@ -26,7 +26,7 @@ __device__ inline float4 load4(const float* __restrict__ matrix, int rows, int c
     float4 value = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (row >= rows)
         return value;
-    const float* line = matrix + row * cols;
+    const float* line = matrix + static_cast<std::size_t>(row) * cols;
     if constexpr (kVectorized) {
         if (col < cols)
             value = *reinterpret_cast<const float4*>(line + col);
@@ -49,7 +49,7 @@ __device__ inline void store4(float* __restrict__ matrix, int rows, int cols, in
                               float4 value) {
     if (row >= rows)
         return;
-    float* line = matrix + row * cols;
+    float* line = matrix + static_cast<std::size_t>(row) * cols;
     if constexpr (kVectorized) {
         if (col < cols)
             *reinterpret_cast<float4*>(line + col) = value;
@@ -73,7 +73,7 @@ __device__ inline void store4(float* __restrict__ matrix, int rows, int cols, in
 // each lane's thread tile is made of 4 x 4 pieces spread over the warp tile, a piece stride apart,
 // so that neighbouring lanes read neighbouring float4 from shared memory.
 template <int kBlockRows_, int kBlockCols_, int kSlice_, int kWarpRows_, int kWarpCols_,
-          int kThreadRows_, int kThreadCols_, int kMinBlocks_ = 2>
+          int kThreadRows_, int kThreadCols_, int kMinBlocks_ = 2, int kPad_ = 4>
 struct Tiling {
     static constexpr int kBlockRows = kBlockRows_;
     static constexpr int kBlockCols = kBlockCols_;
@@ -96,7 +96,7 @@ struct Tiling {
     // kBlockCols
     static constexpr int kALoads = kBlockRows * kSlice / 4 / kThreads;
     static constexpr int kBLoads = kSlice * kBlockCols / 4 / kThreads;
-    static constexpr int kPad = 4;  // breaks the bank conflicts of A's transposed store
+    static constexpr int kPad = kPad_;  // breaks the bank conflicts of A's transposed store
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
     static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,
@@ -298,10 +298,13 @@ __global__ void reduce_splits(const float* __restrict__ partial, float* __restri
 // ---- launchers --------------------------------------------------------------------------------
 
 // [tile shapes]
-// The two block tiles, both with 32 x 64 warp tiles, 8 x 8 thread tiles and K-slices of 16.
-// 128 x 128: 4 x 2 warps; two blocks per multiprocessor keep each thread within 128 registers.
-// 64 x 64: 2 x 1 warps; six blocks per multiprocessor (up to 170 registers each).
-using Tiles128x128 = Tiling<128, 128, kSlice, 32, 64, 8, 8, 2>;
+// The three block tiles. 128 x 256 and 128 x 128 use 32 x 128 warp tiles of 8 x 16 thread tiles
+// (128 sums per thread, up to 255 registers: one 128 x 256 block or two 128 x 128 blocks per
+// multiprocessor); 64 x 64 uses 32 x 64 warp tiles of 8 x 8 thread tiles, six blocks per
+// multiprocessor. All stage K-slices of 16. The 128 x 256 tile drops the padding of A's slice so
+// that its two buffers fit in 48 KiB of shared memory.
+using Tiles128x256 = Tiling<128, 256, kSlice, 32, 128, 8, 16, 1, 0>;
+using Tiles128x128 = Tiling<128, 128, kSlice, 32, 128, 8, 16, 2>;
 using Tiles64x64 = Tiling<64, 64, kSlice, 32, 64, 8, 8, 6>;
 // [tile shapes]
 
@@ -329,10 +332,16 @@ void launch_tiles(const float* a, const float* b, float* out, int m, int n, int 
 
 void launch(TileShape tile, const float* a, const float* b, float* out, int m, int n, int k,
             const SplitPlan& split, bool vectorized, hipStream_t stream) {
-    if (tile == TileShape::t128x128) {
-        launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, vectorized, stream);
-    } else {
-        launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, vectorized, stream);
+    switch (tile) {
+        case TileShape::t128x256:
+            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, vectorized, stream);
+            return;
+        case TileShape::t128x128:
+            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, vectorized, stream);
+            return;
+        case TileShape::t64x64:
+            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, vectorized, stream);
+            return;
     }
 }
 
@@ -437,6 +446,7 @@ DeviceSlots device_slots() {
     hipDeviceProp_t properties;
     HIP_CHECK(hipGetDeviceProperties(&properties, device));
     slots.multiprocessors = properties.multiProcessorCount;
+    slots.blocks_128x256 = resident_blocks<Tiles128x256>();
     slots.blocks_128x128 = resident_blocks<Tiles128x128>();
     slots.blocks_64x64 = resident_blocks<Tiles64x64>();
     known.emplace(device, slots);

@@ -31,7 +31,7 @@ const tutorial::StepDescription kStep{
     /*block_help=*/"",
     /*multi_device=*/false,
     /*extra_options=*/
-    {{"--tile", "the block tile: auto (the rule's choice), 128x128 or 64x64", "auto"},
+    {{"--tile", "the block tile: auto (the rule's choice), 128x256, 128x128 or 64x64", "auto"},
      {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 16", "auto"}},
 };
 

@@ -26,8 +26,8 @@ namespace {
 // A configuration to test; no value means the rule's choice (step06::gemm without a Config).
 using Choice = std::optional<Config>;
 
-const Choice kChoices[] = {Config{TileShape::t128x128, 1}, Config{TileShape::t128x128, 3},
-                           Config{TileShape::t64x64, 1},   Config{TileShape::t64x64, 2},
+const Choice kChoices[] = {Config{TileShape::t128x256, 1}, Config{TileShape::t128x256, 3},
+                           Config{TileShape::t128x128, 2}, Config{TileShape::t64x64, 1},   Config{TileShape::t64x64, 2},
                            Config{TileShape::t64x64, 16},  std::nullopt};
 
 std::string choice_name(const Choice& choice) {
@@ -305,7 +305,9 @@ TEST(Step06DeviceSlots, MatchTheDevice) {
     HIP_CHECK(hipGetDeviceProperties(&properties, device));
     const int multiprocessors = properties.multiProcessorCount;
     EXPECT_EQ(slots.multiprocessors, multiprocessors);
-    EXPECT_GE(slots.blocks_128x128, 1);
-    // A 64 x 64 block has a quarter of the threads of a 128 x 128 one: at least as many fit.
+    EXPECT_GE(slots.blocks_128x256, 1);
+    // A 128 x 128 block has half the threads of a 128 x 256 one, and a 64 x 64 block half of
+    // those: at least as many fit.
+    EXPECT_GE(slots.blocks_128x128, slots.blocks_128x256);
     EXPECT_GE(slots.blocks_64x64, slots.blocks_128x128);
 }

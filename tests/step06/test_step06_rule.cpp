@@ -12,8 +12,9 @@ using step06::TileShape;
 
 namespace {
 
-// An H100: 132 multiprocessors holding two 128 x 128 blocks or six 64 x 64 blocks each.
-const DeviceSlots kH100{132, 2, 6};
+// An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
+// blocks each.
+const DeviceSlots kH100{132, 1, 2, 6};
 
 std::string message_of(void (*call)()) {
     try {
@@ -70,13 +71,15 @@ TEST(Step06Names, RoundTripAndRead) {
     EXPECT_EQ(step06::config_name({TileShape::t64x64, 4}), "64x64 split 4");
     EXPECT_EQ(step06::tile_size(TileShape::t64x64).rows, 64);
     EXPECT_EQ(step06::tile_size(TileShape::t128x128).cols, 128);
+    EXPECT_EQ(step06::tile_size(TileShape::t128x256).cols, 256);
+    EXPECT_EQ(step06::tile_name(TileShape::t128x256), std::string("128x256"));
     EXPECT_EQ(step06::parse_splits("1"), 1);
     EXPECT_EQ(step06::parse_splits("16"), 16);
 }
 
 TEST(Step06Names, UnknownTileNamesTheAllowedOnes) {
     EXPECT_EQ(message_of([] { step06::parse_tile_shape("128x64"); }),
-              "'128x64' is not a tile shape of step 06; choose 128x128 or 64x64");
+              "'128x64' is not a tile shape of step 06; choose 128x256, 128x128 or 64x64");
     EXPECT_THROW(step06::parse_tile_shape(""), std::invalid_argument);
 }
 
@@ -133,9 +136,9 @@ TEST(Step06Estimate, MoreMultiprocessorsNeverMakeItSlower) {
 // ---- the rule -----------------------------------------------------------------------------------
 
 TEST(Step06Rule, BigSquaresTakeTheBigTileUnsplit) {
-    // 4096^3: 1024 blocks of 128 x 128 are 3.9 waves; splitting would only add the reduction.
+    // 4096^3: 512 blocks of 128 x 256 are 3.9 waves; splitting would only add the reduction.
     const Config config = step06::choose_config(4096, 4096, 4096, kH100);
-    EXPECT_EQ(config.tile, TileShape::t128x128);
+    EXPECT_EQ(config.tile, TileShape::t128x256);
     EXPECT_EQ(config.splits, 1);
 }
 
@@ -156,6 +159,14 @@ TEST(Step06Rule, ShortKIsNeverSplit) {
     EXPECT_EQ(step06::choose_config(8192, 8192, 128, kH100).splits, 1);
     EXPECT_EQ(step06::choose_config(64, 4096, 8, kH100).splits, 1);
     EXPECT_EQ(step06::choose_config(300, 300, 1, kH100).splits, 1);
+}
+
+TEST(Step06Rule, NarrowCTakesTheNarrowerTile) {
+    // 8192 x 128 x 8192: a 128 x 256 block would leave half of its columns empty; 128 x 128
+    // blocks, K split in 4, make 256 blocks for 264 slots.
+    const Config config = step06::choose_config(8192, 128, 8192, kH100);
+    EXPECT_EQ(config.tile, TileShape::t128x128);
+    EXPECT_EQ(config.splits, 4);
 }
 
 TEST(Step06Rule, TinyMatricesTakeTheSmallTile) {

@@ -14,6 +14,10 @@ and this script rewrites what lies between them. The kinds of block:
     example PROGRAM [ARGS]     the program's real `--example-only [ARGS]` output (its worked
                                example), for instance `--devices 0` where the output would
                                otherwise depend on how many GPUs the machine has
+    snippet 'FILE#TAG'         the lines of FILE between its two `// [TAG]` marker comments,
+                               dedented, as a C++ code block: the code a page walks through,
+                               shown on GitHub and in Doxygen alike (where `\\snippet` would
+                               show on GitHub as text)
     diff 'OLD' 'NEW'           `diff -u -b`-style difference between \\snippet regions of the
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
@@ -49,7 +53,7 @@ import make_results  # noqa: E402  (the same figures as the results page)
 BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
-KINDS = ("help", "example", "diff", "performance", "results-chart", "multi-gpu")
+KINDS = ("help", "example", "snippet", "diff", "performance", "results-chart", "multi-gpu")
 
 
 class Skip(Exception):
@@ -91,20 +95,38 @@ def example_block(programs, name, extra=()):
     return fenced(out)
 
 
-# ---- diff: between snippet regions of the sources --------------------------------------------
-def snippet(reference):
-    """The lines between the two '[tag]' markers of FILE#TAG, as Doxygen's \\snippet takes them,
-    without comment lines and dedented."""
+# ---- snippet and diff: regions of the sources ------------------------------------------------
+MARKER = re.compile(r"^\s*// \[[^\]]+\]\s*$")
+CODE_WIDTH = 100  # the column limit of .clang-format: wider lines would not fit the pages' boxes
+
+
+def snippet(reference, comments=False):
+    """The lines between the two '// [tag]' markers of FILE#TAG, dedented, without the marker
+    lines of regions nested inside, and without comment lines unless comments is true."""
     path, tag = reference.split("#", 1)
     with open(os.path.join(ROOT, path), encoding="utf-8") as file:
         lines = file.read().split("\n")
-    markers = [i for i, line in enumerate(lines) if f"[{tag}]" in line]
-    if len(markers) < 2:
-        raise RuntimeError(f"{path} has no snippet region [{tag}]")
-    body = [line for line in lines[markers[0] + 1:markers[1]]
-            if not line.strip().startswith("//")]
+    markers = [i for i, line in enumerate(lines) if line.strip() == f"// [{tag}]"]
+    if len(markers) != 2:
+        raise RuntimeError(f"{path} has no snippet region [{tag}] (two lines '// [{tag}]')")
+    body = [line for line in lines[markers[0] + 1:markers[1]] if not MARKER.match(line)
+            and (comments or not line.strip().startswith("//"))]
+    while body and not body[0].strip():
+        body.pop(0)
+    while body and not body[-1].strip():
+        body.pop()
     indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
     return [line[indent:].rstrip() for line in body]
+
+
+def snippet_block(reference):
+    lines = snippet(reference, comments=True)
+    wide = [i for i, line in enumerate(lines) if len(line) > CODE_WIDTH]
+    if wide:
+        path, tag = reference.split("#", 1)
+        raise RuntimeError(f"{path} [{tag}]: {len(wide)} lines wider than {CODE_WIDTH} "
+                           f"characters (the first: '{lines[wide[0]][:40]}...')")
+    return fenced("\n".join(lines), "cpp")
 
 
 def side(spec):
@@ -351,6 +373,8 @@ def produce(spec, programs):
         if kind == "help":
             return help_block(programs, arguments[0])
         return example_block(programs, arguments[0], arguments[1:])
+    if kind == "snippet":
+        return snippet_block(arguments[0])
     if kind == "diff":
         return diff_block(arguments[0], arguments[1])
     if kind == "performance":

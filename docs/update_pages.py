@@ -18,6 +18,9 @@ and this script rewrites what lies between them. The kinds of block:
                                dedented, as a C++ code block: the code a page walks through,
                                shown on GitHub and in Doxygen alike (where `\\snippet` would
                                show on GitHub as text)
+    navigation                 the footer of a step's page: links to the previous and the next
+                               step and back to the list of steps, in the order and with the
+                               titles of docs/pages/steps.md
     diff 'OLD' 'NEW'           `diff -u -b`-style difference between \\snippet regions of the
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
@@ -53,7 +56,7 @@ import make_results  # noqa: E402  (the same figures as the results page)
 BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
-KINDS = ("help", "example", "snippet", "diff", "performance", "results-chart", "multi-gpu")
+KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart", "multi-gpu")
 
 
 class Skip(Exception):
@@ -161,6 +164,34 @@ def diff_block(old_spec, new_spec):
             out += ["-" + line for line in old[i1:i2]]
             out += ["+" + line for line in new[j1:j2]]
     return fenced("\n".join(out), "diff")
+
+
+# ---- navigation: previous, next and the list of steps -----------------------------------------
+STEPS_PAGE = os.path.join(ROOT, "docs", "pages", "steps.md")
+STEP_LINK = re.compile(r"^- \[(?P<title>[^]]+)\]\((?P<target>[^)]+/README\.md)\)$", re.M)
+
+
+def navigation_block(page):
+    with open(STEPS_PAGE, encoding="utf-8") as file:
+        listed = [(m["title"], os.path.normpath(os.path.join(os.path.dirname(STEPS_PAGE),
+                                                              m["target"])))
+                  for m in STEP_LINK.finditer(file.read())]
+    paths = [path for _, path in listed]
+    if page not in paths:
+        raise RuntimeError("the page is not in the list of docs/pages/steps.md")
+    here = paths.index(page)
+
+    def link(index):
+        title, path = listed[index]
+        return f"[{title}]({os.path.relpath(path, os.path.dirname(page))})"
+    parts = []
+    if here > 0:
+        parts.append(f"Previous: {link(here - 1)}")
+    if here + 1 < len(listed):
+        parts.append(f"Next: {link(here + 1)}")
+    parts.append(f"Back to [the list of steps]({os.path.relpath(STEPS_PAGE, os.path.dirname(page))})")
+    # The blank line first: Doxygen would read a rule right under the comment as a heading.
+    return "\n---\n\n" + ".<br>\n".join(parts) + ".\n"
 
 
 # ---- performance and the chart: the committed results ----------------------------------------
@@ -363,10 +394,12 @@ def multi_gpu_block(name):
 
 
 # ---- blocks ----------------------------------------------------------------------------------
-def produce(spec, programs):
+def produce(spec, programs, page):
     """The body of a block, or None when the block's program was not given."""
     words = shlex.split(spec)
     kind, arguments = words[0], words[1:]
+    if kind == "navigation":
+        return navigation_block(page)
     if kind in ("help", "example"):
         if arguments[0] not in programs:
             return None
@@ -413,7 +446,7 @@ def main():
             if spec.split()[0] in kinds:
                 where = f"{relative}:{line}: block '{spec}'"
                 try:
-                    produced = produce(spec, programs)
+                    produced = produce(spec, programs, page)
                 except Skip as reason:
                     produced = None
                     skipped += 1

@@ -10,7 +10,9 @@ both hide:
 
 and this script rewrites what lies between them. The kinds of block:
 
-    help PROGRAM               the program's real `--help` output
+    help PROGRAM               the program's real `--help` output (in this and the next kind, a
+                               line wider than 100 columns is wrapped at spaces, as a terminal
+                               of 100 columns shows it, so that it fits the pages' code boxes)
     example PROGRAM [ARGS]     the program's real `--example-only [ARGS]` output (its worked
                                example), for instance `--devices 0` where the output would
                                otherwise depend on how many GPUs the machine has
@@ -48,6 +50,7 @@ import re
 import shlex
 import subprocess
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "docs", "results"))
@@ -82,11 +85,29 @@ def run_program(path, *arguments):
     return completed.returncode, completed.stdout, completed.stderr
 
 
+OPTION_LINE = re.compile(r"^(  \S.*?\s{2,})\S")
+
+
+def wrapped(text):
+    """Each line wider than CODE_WIDTH broken at spaces; the continuation lines of an option in a
+    --help text start under its description, those of other lines two columns further in."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= CODE_WIDTH:
+            lines.append(line)
+            continue
+        option = OPTION_LINE.match(line)
+        indent = len(option[1]) if option else len(line) - len(line.lstrip()) + 2
+        lines += textwrap.wrap(line, CODE_WIDTH, subsequent_indent=" " * indent,
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
 def help_block(programs, name):
     code, out, err = run_program(programs[name], "--help")
     if code != 0:
         raise RuntimeError(f"{name} --help exited with {code}: {err.strip()}")
-    return fenced(out)
+    return fenced(wrapped(out))
 
 
 def example_block(programs, name, extra=()):
@@ -95,7 +116,7 @@ def example_block(programs, name, extra=()):
         raise Skip(f"{name} needs a GPU: {err.strip()}")
     if code != 0:
         raise RuntimeError(f"{name} --example-only exited with {code}: {err.strip()}")
-    return fenced(out)
+    return fenced(wrapped(out))
 
 
 # ---- snippet and diff: regions of the sources ------------------------------------------------

@@ -5,8 +5,12 @@ The pages are written for GitHub, which renders them as plain Markdown; Doxygen 
 this filter, which turns the few things that GitHub and Doxygen spell differently into Doxygen's
 form. Each change keeps the number of lines, so Doxygen's warnings name the page's real lines.
 
-- The page label. A title ends with a comment that GitHub hides, `# Title <!-- {#step05} -->`;
-  Doxygen gets `# Title {#step05}`, its page label (used by links and by \\subpage).
+- Labels. A title ends with a comment that GitHub hides, `# Title <!-- {#step05} -->`; Doxygen
+  gets `# Title {#step05}`, its page label (used by links and by \\subpage). A section heading may
+  carry one too, `## Glossary <!-- {#glossary} -->`, where the label is GitHub's own anchor of the
+  heading (its words in lower case, joined by '-').
+- Links to a section. `[text](../../docs/pages/steps.md#glossary)`, which GitHub follows to the
+  heading, becomes `\\ref glossary "text"`.
 - Subpages. A list item that is only a link to another page, `- [Title](../../steps/05_x/README.md)`,
   in a list introduced by the comment `<!-- subpages -->`, becomes `- \\subpage step05 "Title"`, so
   the pages form a tree in Doxygen's navigation while GitHub shows the links.
@@ -25,7 +29,8 @@ import os
 import re
 import sys
 
-LABEL = re.compile(r"^(# .*?)\s*<!-- (\{#[A-Za-z0-9_]+\}) -->\s*$")
+LABEL = re.compile(r"^(#{1,6} .*?)\s*<!-- (\{#[A-Za-z0-9_]+\}) -->\s*$")
+SECTION_LINK = re.compile(r"\[([^]]+)\]\([^)#]*\.md#([A-Za-z0-9_]+)\)")
 SUBPAGE = re.compile(r"^(\s*[-*] )\[(?P<title>[^]]+)\]\((?P<target>[^)]+\.md)\)\s*$")
 IMAGE = re.compile(r"(!\[[^]]*\]\()(?:[^)]*/)?([^/)]+\.(?:svg|png))\)")
 LABEL_IN_PAGE = re.compile(r"<!-- \{#([A-Za-z0-9_]+)\} -->")
@@ -70,8 +75,9 @@ def filtered(path, text):
             index = end + 1
             continue
         found = LABEL.match(line)
-        if found and index == 0:
+        if found:
             line = f"{found[1]} {found[2]}"
+        line = SECTION_LINK.sub(r'\\ref \2 "\1"', line)
         if line.strip() == "<!-- subpages -->":
             in_subpages = True
         elif in_subpages and not line.strip():

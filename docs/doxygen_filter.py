@@ -6,9 +6,10 @@ this filter, which turns the few things that GitHub and Doxygen spell differentl
 form. Each change keeps the number of lines, so Doxygen's warnings name the page's real lines.
 
 - Labels. A title ends with a comment that GitHub hides, `# Title <!-- {#step05} -->`; Doxygen
-  gets `# Title {#step05}`, its page label (used by links and by \\subpage). A section heading may
-  carry one too, `## Glossary <!-- {#glossary} -->`, where the label is GitHub's own anchor of the
-  heading (its words in lower case, joined by '-').
+  gets `# Title {#step05}`, its page label (used by links and by \\subpage). A section gets one from a comment
+  on the line above its heading, `<!-- {#glossary} -->` over `## Glossary`, where the label is
+  GitHub's own anchor of the heading (its words in lower case, joined by '-'); on the heading's
+  own line the comment would change GitHub's anchor.
 - Links to a section. `[text](../../docs/pages/steps.md#glossary)`, which GitHub follows to the
   heading, becomes `\\ref glossary "text"`.
 - Subpages. A list item that is only a link to another page, `- [Title](../../steps/05_x/README.md)`,
@@ -29,7 +30,8 @@ import os
 import re
 import sys
 
-LABEL = re.compile(r"^(#{1,6} .*?)\s*<!-- (\{#[A-Za-z0-9_]+\}) -->\s*$")
+LABEL = re.compile(r"^(# .*?)\s*<!-- (\{#[A-Za-z0-9_]+\}) -->\s*$")
+SECTION_LABEL = re.compile(r"^<!-- (\{#[A-Za-z0-9_]+\}) -->$")
 SECTION_LINK = re.compile(r"\[([^]]+)\]\([^)#]*\.md#([A-Za-z0-9_]+)\)")
 SUBPAGE = re.compile(r"^(\s*[-*] )\[(?P<title>[^]]+)\]\((?P<target>[^)]+\.md)\)\s*$")
 IMAGE = re.compile(r"(!\[[^]]*\]\()(?:[^)]*/)?([^/)]+\.(?:svg|png))\)")
@@ -75,8 +77,13 @@ def filtered(path, text):
             index = end + 1
             continue
         found = LABEL.match(line)
-        if found:
+        if found and index == 0:
             line = f"{found[1]} {found[2]}"
+        found = SECTION_LABEL.match(line)
+        if found and index + 1 < len(lines) and lines[index + 1].startswith("#"):
+            out += ["", f"{lines[index + 1].rstrip()} {found[1]}"]
+            index += 2
+            continue
         line = SECTION_LINK.sub(r'\\ref \2 "\1"', line)
         if line.strip() == "<!-- subpages -->":
             in_subpages = True

@@ -10,10 +10,19 @@ both hide:
 
 and this script rewrites what lies between them. The kinds of block:
 
-    help PROGRAM               the program's real `--help` output
+    help PROGRAM               the program's real `--help` output (in this and the next kind, a
+                               line wider than 100 columns is wrapped at spaces, as a terminal
+                               of 100 columns shows it, so that it fits the pages' code boxes)
     example PROGRAM [ARGS]     the program's real `--example-only [ARGS]` output (its worked
                                example), for instance `--devices 0` where the output would
                                otherwise depend on how many GPUs the machine has
+    snippet 'FILE#TAG'         the lines of FILE between its two `// [TAG]` marker comments,
+                               dedented, as a C++ code block: the code a page walks through,
+                               shown on GitHub and in Doxygen alike (where `\\snippet` would
+                               show on GitHub as text)
+    navigation                 the footer of a step's page: links to the previous and the next
+                               step and back to the list of steps, in the order and with the
+                               titles of docs/pages/steps.md
     diff 'OLD' 'NEW'           `diff -u -b`-style difference between \\snippet regions of the
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
@@ -41,6 +50,7 @@ import re
 import shlex
 import subprocess
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "docs", "results"))
@@ -49,7 +59,7 @@ import make_results  # noqa: E402  (the same figures as the results page)
 BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
-KINDS = ("help", "example", "diff", "performance", "results-chart", "multi-gpu")
+KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart", "multi-gpu")
 
 
 class Skip(Exception):
@@ -75,11 +85,29 @@ def run_program(path, *arguments):
     return completed.returncode, completed.stdout, completed.stderr
 
 
+OPTION_LINE = re.compile(r"^(  \S.*?\s{2,})\S")
+
+
+def wrapped(text):
+    """Each line wider than CODE_WIDTH broken at spaces; the continuation lines of an option in a
+    --help text start under its description, those of other lines two columns further in."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= CODE_WIDTH:
+            lines.append(line)
+            continue
+        option = OPTION_LINE.match(line)
+        indent = len(option[1]) if option else len(line) - len(line.lstrip()) + 2
+        lines += textwrap.wrap(line, CODE_WIDTH, subsequent_indent=" " * indent,
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
 def help_block(programs, name):
     code, out, err = run_program(programs[name], "--help")
     if code != 0:
         raise RuntimeError(f"{name} --help exited with {code}: {err.strip()}")
-    return fenced(out)
+    return fenced(wrapped(out))
 
 
 def example_block(programs, name, extra=()):
@@ -88,23 +116,41 @@ def example_block(programs, name, extra=()):
         raise Skip(f"{name} needs a GPU: {err.strip()}")
     if code != 0:
         raise RuntimeError(f"{name} --example-only exited with {code}: {err.strip()}")
-    return fenced(out)
+    return fenced(wrapped(out))
 
 
-# ---- diff: between snippet regions of the sources --------------------------------------------
-def snippet(reference):
-    """The lines between the two '[tag]' markers of FILE#TAG, as Doxygen's \\snippet takes them,
-    without comment lines and dedented."""
+# ---- snippet and diff: regions of the sources ------------------------------------------------
+MARKER = re.compile(r"^\s*// \[[^\]]+\]\s*$")
+CODE_WIDTH = 100  # the column limit of .clang-format: wider lines would not fit the pages' boxes
+
+
+def snippet(reference, comments=False):
+    """The lines between the two '// [tag]' markers of FILE#TAG, dedented, without the marker
+    lines of regions nested inside, and without comment lines unless comments is true."""
     path, tag = reference.split("#", 1)
     with open(os.path.join(ROOT, path), encoding="utf-8") as file:
         lines = file.read().split("\n")
-    markers = [i for i, line in enumerate(lines) if f"[{tag}]" in line]
-    if len(markers) < 2:
-        raise RuntimeError(f"{path} has no snippet region [{tag}]")
-    body = [line for line in lines[markers[0] + 1:markers[1]]
-            if not line.strip().startswith("//")]
+    markers = [i for i, line in enumerate(lines) if line.strip() == f"// [{tag}]"]
+    if len(markers) != 2:
+        raise RuntimeError(f"{path} has no snippet region [{tag}] (two lines '// [{tag}]')")
+    body = [line for line in lines[markers[0] + 1:markers[1]] if not MARKER.match(line)
+            and (comments or not line.strip().startswith("//"))]
+    while body and not body[0].strip():
+        body.pop(0)
+    while body and not body[-1].strip():
+        body.pop()
     indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
     return [line[indent:].rstrip() for line in body]
+
+
+def snippet_block(reference):
+    lines = snippet(reference, comments=True)
+    wide = [i for i, line in enumerate(lines) if len(line) > CODE_WIDTH]
+    if wide:
+        path, tag = reference.split("#", 1)
+        raise RuntimeError(f"{path} [{tag}]: {len(wide)} lines wider than {CODE_WIDTH} "
+                           f"characters (the first: '{lines[wide[0]][:40]}...')")
+    return fenced("\n".join(lines), "cpp")
 
 
 def side(spec):
@@ -139,6 +185,34 @@ def diff_block(old_spec, new_spec):
             out += ["-" + line for line in old[i1:i2]]
             out += ["+" + line for line in new[j1:j2]]
     return fenced("\n".join(out), "diff")
+
+
+# ---- navigation: previous, next and the list of steps -----------------------------------------
+STEPS_PAGE = os.path.join(ROOT, "docs", "pages", "steps.md")
+STEP_LINK = re.compile(r"^- \[(?P<title>[^]]+)\]\((?P<target>[^)]+/README\.md)\)$", re.M)
+
+
+def navigation_block(page):
+    with open(STEPS_PAGE, encoding="utf-8") as file:
+        listed = [(m["title"], os.path.normpath(os.path.join(os.path.dirname(STEPS_PAGE),
+                                                              m["target"])))
+                  for m in STEP_LINK.finditer(file.read())]
+    paths = [path for _, path in listed]
+    if page not in paths:
+        raise RuntimeError("the page is not in the list of docs/pages/steps.md")
+    here = paths.index(page)
+
+    def link(index):
+        title, path = listed[index]
+        return f"[{title}]({os.path.relpath(path, os.path.dirname(page))})"
+    parts = []
+    if here > 0:
+        parts.append(f"Previous: {link(here - 1)}")
+    if here + 1 < len(listed):
+        parts.append(f"Next: {link(here + 1)}")
+    parts.append(f"Back to [the list of steps]({os.path.relpath(STEPS_PAGE, os.path.dirname(page))})")
+    # The blank line first: Doxygen would read a rule right under the comment as a heading.
+    return "\n---\n\n" + ".<br>\n".join(parts) + ".\n"
 
 
 # ---- performance and the chart: the committed results ----------------------------------------
@@ -341,16 +415,20 @@ def multi_gpu_block(name):
 
 
 # ---- blocks ----------------------------------------------------------------------------------
-def produce(spec, programs):
+def produce(spec, programs, page):
     """The body of a block, or None when the block's program was not given."""
     words = shlex.split(spec)
     kind, arguments = words[0], words[1:]
+    if kind == "navigation":
+        return navigation_block(page)
     if kind in ("help", "example"):
         if arguments[0] not in programs:
             return None
         if kind == "help":
             return help_block(programs, arguments[0])
         return example_block(programs, arguments[0], arguments[1:])
+    if kind == "snippet":
+        return snippet_block(arguments[0])
     if kind == "diff":
         return diff_block(arguments[0], arguments[1])
     if kind == "performance":
@@ -389,7 +467,7 @@ def main():
             if spec.split()[0] in kinds:
                 where = f"{relative}:{line}: block '{spec}'"
                 try:
-                    produced = produce(spec, programs)
+                    produced = produce(spec, programs, page)
                 except Skip as reason:
                     produced = None
                     skipped += 1

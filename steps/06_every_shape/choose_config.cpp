@@ -72,8 +72,8 @@ TileShape parse_tile_shape(const std::string& text) {
         if (text == tile_name(tile))
             return tile;
     }
-    throw std::invalid_argument("'" + text +
-                                "' is not a tile shape of step 06; choose 128x256, 128x128 or 64x64");
+    throw std::invalid_argument(
+        "'" + text + "' is not a tile shape of step 06; choose 128x256, 128x128 or 64x64");
 }
 
 std::string config_name(const Config& config) {

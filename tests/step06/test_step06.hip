@@ -26,9 +26,13 @@ namespace {
 // A configuration to test; no value means the rule's choice (step06::gemm without a Config).
 using Choice = std::optional<Config>;
 
-const Choice kChoices[] = {Config{TileShape::t128x256, 1}, Config{TileShape::t128x256, 3},
-                           Config{TileShape::t128x128, 2}, Config{TileShape::t64x64, 1},   Config{TileShape::t64x64, 2},
-                           Config{TileShape::t64x64, 16},  std::nullopt};
+const Choice kChoices[] = {Config{TileShape::t128x256, 1},
+                           Config{TileShape::t128x256, 3},
+                           Config{TileShape::t128x128, 2},
+                           Config{TileShape::t64x64, 1},
+                           Config{TileShape::t64x64, 2},
+                           Config{TileShape::t64x64, 16},
+                           std::nullopt};
 
 std::string choice_name(const Choice& choice) {
     if (!choice)

@@ -12,18 +12,28 @@ writes, named after the GPU (for an "NVIDIA H100 80GB HBM3": nvidia-h100-80gb-hb
                 peak as reference lines
 
 With --check nothing is written: the exit code is 1, with the file named, when a committed page or
-chart differs from what the JSON gives. Only the Python standard library is used, and the output
-has no timestamps of its own, so the same JSON always gives the same files. docs/update_pages.py
-imports this module to quote the same figures in the step pages.
+chart differs from what the JSON gives. The chart is drawn with matplotlib (Debian:
+python3-matplotlib), the rest with the Python standard library alone; nothing written has a
+timestamp of its own, so the same JSON always gives the same files. docs/update_pages.py imports
+this module to quote the same figures in the step pages.
 """
 
 import argparse
 import difflib
+import io
 import json
 import math
 import os
 import re
 import sys
+
+try:
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import (FixedFormatter, FixedLocator, FuncFormatter, LogLocator,
+                                   NullLocator)
+except ImportError:  # docs/update_pages.py quotes the tables, which need no chart
+    Figure = None
 
 # ---- FP32 peak -------------------------------------------------------------------------------
 # FP32 operations per clock per multiprocessor (2 per fused multiply-add lane) and the datasheet
@@ -69,10 +79,23 @@ STEP_PAGES = {
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
 
-# Chart colours: mid-tones that read on light and dark backgrounds (Tableau 10).
+# Chart colours (Tableau 10), on the chart's white ground, which it keeps in a dark theme too.
 COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
            "#9c755f", "#ff9da7"]
-GREY = "#767676"  # 4.5:1 on white, about 4:1 on the usual dark-theme backgrounds
+TEXT = "#222222"
+TEXT_GREY = "#555555"  # the vendor BLAS, the peak and the notes: 7.5:1 on white
+# 11 pt text: 15 px at the chart's own width (614 px), still 10 px where a phone shrinks it to 400.
+CHART_STYLE = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "make_results",
+    "font.family": "sans-serif",
+    "font.size": 11,
+    "text.color": TEXT,
+    "axes.labelcolor": TEXT,
+    "axes.edgecolor": TEXT_GREY,
+    "xtick.color": TEXT,
+    "ytick.color": TEXT,
+}
 
 
 def variant_label(step, variant):
@@ -123,6 +146,12 @@ def format_percent(value):
     if value < 0.095:
         return f"{value:.2g}%"
     return f"{value:.1f}%" if value < 99.95 else f"{value:.0f}%"
+
+
+def code_span(text):
+    """Markdown code: in double backticks where the text has a single quote, which Doxygen would
+    otherwise take for the end of a `quoted' phrase and so break the span."""
+    return f"`` {text} ``" if "'" in text else f"`{text}`"
 
 
 def shape_label(shape):
@@ -356,7 +385,7 @@ def results_page(results, name):
     title = f"Benchmark results: {results.gpu}"
     if name != slug(results.gpu):
         title += f" ({name})"
-    lines = [f"# {title} {{#{page_id(name)}}}", "",
+    lines = [f"# {title} <!-- {{#{page_id(name)}}} -->", "",
              "<!-- Written by docs/results/make_results.py from the JSON file named below; "
              "edit that script, not this page. -->", "",
              f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
@@ -381,7 +410,7 @@ def results_page(results, name):
         lines.append(f"| CPU (step 01) | {first['host_cpu']} |")
     for index, run in enumerate(results.runs):
         label = "run" if len(results.runs) == 1 else f"run {index + 1} ({run['file']})"
-        command = f", `{run['command']}`" if run.get("command") else ""
+        command = f", {code_span(run['command'])}" if run.get("command") else ""
         lines.append(f"| {label} | {run['date']}, commit `{run['commit']}`{command} |")
     lines.append(f"| timing | {timing_text(results)} |")
     lines += ["", f"![GFLOPS against size: each step's fastest kernel, {vendor} and the FP32 peak"
@@ -429,104 +458,75 @@ def headline_kernels(results):
     return chosen
 
 
-def escape(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def tick_sizes(sizes):
+    """The sizes that get a label on the x axis: a size next to a power of two (1000 by 1024,
+    4097 by 4096) keeps its point but not its label, which would print over the other one."""
+    powers = [s for s in sizes if s & (s - 1) == 0]
+    return [s for s in sizes
+            if s in powers or not any(abs(math.log2(s / p)) < 0.2 for p in powers)]
 
 
 def chart(results):
+    """The chart as SVG text. The same JSON gives the same bytes: no date in the metadata, a
+    fixed salt for the ids, and the text kept as text (not glyph outlines), drawn by the browser
+    in the first of matplotlib's sans-serif fonts that it has."""
     sizes = results.square_sizes()
     peak, _ = results.peak()
-    series = []
+    series = []  # (label, points, colour, line style)
     if results.vendor_name:
         points = [(s, results.find("blas", "vendor", (s,) * 3)) for s in sizes]
-        series.append((results.vendor_name, [(s, r["gflops"]) for s, r in points if r], GREY, "6 4"))
+        series.append((results.vendor_name, [(s, r["gflops"]) for s, r in points if r],
+                       TEXT_GREY, "--"))
     for index, (step, variant) in enumerate(headline_kernels(results)):
         points = [(s, results.find(step, variant, (s,) * 3)) for s in sizes]
-        label = f"step {step} {STEP_TITLES.get(step, '')}: {variant}"
-        series.append((label, [(s, r["gflops"]) for s, r in points if r],
-                       COLOURS[index % len(COLOURS)], None))
+        series.append((f"step {step}: {variant}", [(s, r["gflops"]) for s, r in points if r],
+                       COLOURS[index % len(COLOURS)], "-"))
     values = [g for _, points, _, _ in series for _, g in points] + ([peak] if peak else [])
     low = 10 ** math.floor(math.log10(min(values) / 1.5))
     high = max(values) * 1.6
 
-    width, height = 820, 470
-    left, right, top, bottom = 78, 560, 46, 400
-    lx = [math.log2(s) for s in sizes]
-    x_min, x_max = min(lx), max(lx)
-    if x_max == x_min:
-        x_min, x_max = x_min - 1, x_max + 1
-    x_pad = 0.04 * (x_max - x_min)
-
-    def x(size):
-        return left + (math.log2(size) - x_min + x_pad) / (x_max - x_min + 2 * x_pad) * (right - left)
-
-    def y(gflops):
-        return bottom - (math.log10(gflops) - math.log10(low)) / (
-            math.log10(high) - math.log10(low)) * (bottom - top)
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif" font-size="13">',
-           f"<title>GFLOPS against matrix size on {escape(results.gpu)}</title>",
-           f'<text x="{left}" y="24" fill="{GREY}" font-size="15" font-weight="bold">'
-           f"Square SGEMM, m = n = k, on {escape(results.gpu)}</text>"]
-    # Grid and axes.
-    decade = low
-    while decade <= high:
-        yy = y(decade)
-        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
-                   f'stroke-opacity="0.35" stroke-width="1"/>')
-        out.append(f'<text x="{left - 8}" y="{yy + 4:.1f}" fill="{GREY}" text-anchor="end">'
-                   f"{thousands(decade) if decade >= 1 else f'{decade:g}'}</text>")
-        decade *= 10
-    for size in sizes:
-        xx = x(size)
-        out.append(f'<line x1="{xx:.1f}" y1="{top}" x2="{xx:.1f}" y2="{bottom}" stroke="{GREY}" '
-                   f'stroke-opacity="0.2" stroke-width="1"/>')
-        out.append(f'<text x="{xx:.1f}" y="{bottom + 18}" fill="{GREY}" text-anchor="middle">'
-                   f"{size}</text>")
-    out.append(f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
-               f'fill="none" stroke="{GREY}" stroke-width="1"/>')
-    out.append(f'<text x="{(left + right) / 2:.0f}" y="{bottom + 40}" fill="{GREY}" '
-               f'text-anchor="middle">matrix size m = n = k (log scale)</text>')
-    out.append(f'<text x="20" y="{(top + bottom) / 2:.0f}" fill="{GREY}" text-anchor="middle" '
-               f'transform="rotate(-90 20 {(top + bottom) / 2:.0f})">GFLOPS (log scale)</text>')
-    # The FP32 peak.
-    if peak:
-        yy = y(peak)
-        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{right}" y2="{yy:.1f}" stroke="{GREY}" '
-                   f'stroke-width="2" stroke-dasharray="2 4"/>')
-    # One line per step, then the legend.
-    for label, points, colour, dash in series:
-        if not points:
-            continue
-        path = " ".join(f"{x(s):.1f},{y(g):.1f}" for s, g in points)
-        dash_attribute = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"'
-                   f"{dash_attribute}/>")
-        for s, g in points:
-            out.append(f'<circle cx="{x(s):.1f}" cy="{y(g):.1f}" r="3.5" fill="{colour}"/>')
-    legend_y = top + 8
-    for label, points, colour, dash in series:
-        dash_attribute = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<line x1="{right + 20}" y1="{legend_y}" x2="{right + 48}" y2="{legend_y}" '
-                   f'stroke="{colour}" stroke-width="2.5"{dash_attribute}/>')
-        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">{escape(label)}</text>')
-        legend_y += 22
-    if peak:
-        out.append(f'<line x1="{right + 20}" y1="{legend_y}" x2="{right + 48}" y2="{legend_y}" '
-                   f'stroke="{GREY}" stroke-width="2" stroke-dasharray="2 4"/>')
-        out.append(f'<text x="{right + 56}" y="{legend_y + 4}" fill="{GREY}">FP32 peak, '
-                   f"{peak / 1000:.1f} TFLOPS</text>")
-        legend_y += 22
-    notes = ["each step: its fastest kernel", "at the largest size measured", "",
-             f"commit {results.runs[-1]['commit']}" if len(results.runs) == 1
-             else "commits " + ", ".join(run["commit"] for run in results.runs)]
-    for note in notes:
-        legend_y += 18
-        out.append(f'<text x="{right + 20}" y="{legend_y}" fill="{GREY}" font-size="12">'
-                   f"{escape(note)}</text>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    with matplotlib.rc_context(CHART_STYLE):
+        figure = Figure(figsize=(6.2, 4.8))
+        axes = figure.add_subplot()
+        for label, points, colour, style in series:
+            if points:
+                axes.plot([s for s, _ in points], [g for _, g in points], style, color=colour,
+                          linewidth=2.2, marker="o", markersize=4.5, label=label)
+        if peak:
+            axes.axhline(peak, color=TEXT_GREY, linestyle=":", linewidth=2,
+                         label=f"FP32 peak, {peak / 1000:.1f} TFLOPS")
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        axes.set_ylim(low, high)
+        ticks = tick_sizes(sizes)
+        axes.xaxis.set_major_locator(FixedLocator(ticks))
+        axes.xaxis.set_major_formatter(FixedFormatter([str(s) for s in ticks]))
+        axes.xaxis.set_minor_locator(NullLocator())
+        if high / low < 1000:
+            # Less than three decades: label 2 and 5 within each decade as well.
+            axes.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: thousands(value)
+                                                     if value >= 1 else f"{value:g}"))
+        axes.grid(True, which="major", color=TEXT_GREY, alpha=0.25, linewidth=0.8)
+        axes.set_xlabel("matrix size m = n = k (log scale)")
+        axes.set_ylabel("GFLOPS (log scale)")
+        commits = (f"commit {results.runs[-1]['commit']}" if len(results.runs) == 1
+                   else "commits " + ", ".join(run["commit"] for run in results.runs))
+        axes.annotate(f"Square SGEMM, m = n = k, on {results.gpu}", (0, 1), (0, 26),
+                      xycoords="axes fraction", textcoords="offset points", fontweight="bold")
+        axes.annotate(f"each step: its fastest kernel at the largest size measured; {commits}",
+                      (0, 1), (0, 8), xycoords="axes fraction", textcoords="offset points",
+                      fontsize=10, color=TEXT_GREY)
+        # Below the plot, in two columns, so that no name is cut at any width.
+        axes.legend(loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2, frameon=False,
+                    handlelength=2.4, columnspacing=1.5, borderaxespad=0)
+        figure.subplots_adjust(left=0.12, right=0.98)
+        out = io.StringIO()
+        figure.savefig(out, format="svg", facecolor="white", bbox_inches="tight",
+                       pad_inches=0.1,
+                       metadata={"Date": None,
+                                 "Title": f"GFLOPS against matrix size on {results.gpu}"})
+    return out.getvalue()
 
 
 def dump_document(document):
@@ -546,7 +546,8 @@ def outputs(paths, name=None):
     """{file name: content} of everything the JSON files give, named `name` (default: the GPU)."""
     results = load(paths)
     name = name or slug(results.gpu)
-    files = {f"{name}.md": results_page(results, name), f"{name}.svg": chart(results)}
+    files = {f"{name}.md": results_page(results, name),
+             f"{name}.svg": chart(results) if Figure else None}
     if len(paths) == 1:
         with open(paths[0], encoding="utf-8") as file:
             files[f"{name}.json"] = file.read()
@@ -574,9 +575,16 @@ def main():
                         "nvidia-h100-80gb-hbm3); another suite on the same GPU needs its own")
     arguments = parser.parse_args()
     files = outputs(arguments.json, arguments.name)
+    undrawn = [os.path.join(arguments.out, name) for name, content in files.items()
+               if content is None]
+    if undrawn and not arguments.check:
+        raise SystemExit(f"make_results: {', '.join(undrawn)} needs matplotlib "
+                         f"(Debian: apt-get install python3-matplotlib)")
     stale = []
     for file_name, content in files.items():
         path = os.path.join(arguments.out, file_name)
+        if content is None:
+            continue
         if file_name.endswith(".json") and len(arguments.json) == 1 and \
                 os.path.abspath(arguments.json[0]) == os.path.abspath(path):
             continue
@@ -600,6 +608,10 @@ def main():
     if stale:
         print("run 'cmake --build <build> --target results' (or make_results.py without --check)")
         return 1
+    for path in undrawn:
+        # After the checks that ran, and only when they passed: CTest reads it as a skip.
+        print(f"SKIPPED: {path} not checked, it needs matplotlib "
+              f"(Debian: apt-get install python3-matplotlib)")
     return 0
 
 

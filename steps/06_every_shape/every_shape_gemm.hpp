@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 06's entry point: C = A·B with warp-tiled kernels, two block-tile shapes and
+/// \brief Step 06's entry point: C = A·B with warp-tiled kernels, three block-tile shapes and
 /// split-K, the configuration chosen per shape by the rule in choose_config.hpp.
 #pragma once
 

@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
@@ -520,7 +521,7 @@ std::optional<std::uint64_t> budget_option(const Settings& settings) {
     if (settings.device_memory == "all")
         return std::nullopt;
     try {
-        return step07::parse_byte_size(settings.device_memory);
+        return tutorial::parse_byte_size(settings.device_memory);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what());
     }

@@ -119,6 +119,25 @@ TEST(Step05Variants, UnsupportedBlockIsRejectedBeforeLaunch) {
                  std::invalid_argument);
 }
 
+TEST(Step05Gemm, RejectsNegativeSizes) {
+    for (const Variant variant : step05::kAllVariants) {
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, -1, 4, 4, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, 4, -1, 4, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, 4, 4, -1, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+    }
+}
+
+TEST(Step05Gemm, EmptyProductLaunchesNothing) {
+    EXPECT_NO_THROW(step05::gemm(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
+    EXPECT_NO_THROW(step05::gemm(nullptr, nullptr, nullptr, 5, 0, 3, nullptr, Variant::reg8x8));
+}
+
 // ---- per kernel ---------------------------------------------------------------------------------
 
 class Step05Kernel : public testing::TestWithParam<Config> {};

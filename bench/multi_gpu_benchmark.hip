@@ -54,8 +54,8 @@
 #include "host_memory.hpp"
 #include "inner_kernel.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/bench/cublasxt_sgemm.hpp"
-#include "tests/bench/results_json.hpp"
+#include "bench/cublasxt_sgemm.hpp"
+#include "bench/results_json.hpp"
 
 namespace {
 

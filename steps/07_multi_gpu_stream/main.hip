@@ -22,7 +22,6 @@
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
-#include "common/verify.hpp"
 #include "host_memory.hpp"
 #include "host_registration.hpp"
 #include "multi_gpu_gemm.hpp"
@@ -242,25 +241,13 @@ int run_general(const tutorial::Options& options, const step07::MultiGpuOptions&
         std::cout << "Last run, per device entry (host matrices " << pinned.note() << "):\n";
         print_statistics(last, /*with_times=*/true);
     }
-    int exit_code = tutorial::kExitVerified;
-    if (options.verify) {
-        const tutorial::VerifyReport verification = tutorial::verify_gemm(a, b, c);
-        report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet)
-            std::cout << verification.summary() << "\n";
-        if (!verification.passed)
-            exit_code = tutorial::kExitVerificationFailed;
-    }
-    if (!options.quiet) {
+    return tutorial::report_general_multiply(options, report, a, b, c, [&](std::ostream& out) {
         if (timing) {
-            std::cout << "host matrices to host result: median " << milliseconds(timing->median_ms)
-                      << ", min " << milliseconds(timing->min_ms) << " over " << timing->repetitions
-                      << " runs\n";
+            out << "host matrices to host result: median " << milliseconds(timing->median_ms)
+                << ", min " << milliseconds(timing->min_ms) << " over " << timing->repetitions
+                << " runs\n";
         }
-        tutorial::print_report(std::cout, report);
-    }
-    std::cout << tutorial::result_line(report) << "\n";
-    return exit_code;
+    });
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "common/errors.hpp"
 
 namespace tutorial {
-namespace {
 
 // Sizes are read as text and converted here, so every bad value (zero, negative, not a number,
 // too large for the type) gets the same kind of message naming the option.
@@ -30,6 +29,8 @@ long long parse_whole_number(const std::string& option, const std::string& text,
     }
     return value;
 }
+
+namespace {
 
 void check_matrix_fits(const char* name, long long rows, long long cols) {
     if (rows * cols > kMaxMatrixElements) {

@@ -93,6 +93,13 @@ class HelpRequested : public std::exception {
 /// offending option, or HelpRequested.
 Options parse_command_line(const StepDescription& step, const std::vector<std::string>& arguments);
 
+/// Reads `text` as a whole number from `low` to `high`, such as the value of -m or of a step's own
+/// option. Throws UsageError naming `option`: "'12x' is not a whole number from 1 to 65536" for
+/// text that is not a number, "0 is out of range; expected a whole number from 1 to 65536" for a
+/// number outside the range (one too large for any integer type included).
+long long parse_whole_number(const std::string& option, const std::string& text, long long low,
+                             long long high);
+
 /// Reads a comma-separated list of whole numbers from `low` to `high`, such as the device ids of
 /// --devices ("0,1,0"). Throws UsageError naming `option` for an empty list, an empty item or an
 /// item that is not such a number.

@@ -2,9 +2,10 @@
 
 #include <hip/hip_runtime.h>
 
-#include <cstdio>
 #include <string>
 
+#include "common/byte_size.hpp"
+#include "common/device_ids.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 
@@ -60,12 +61,8 @@ std::optional<std::string> gpu_unavailable_reason() {
 DeviceInfo select_device(int id) {
     if (const auto reason = gpu_unavailable_reason())
         throw RuntimeFailure(*reason);
-    const int count = device_count();
-    if (id < 0 || id >= count) {
-        throw UsageError("--device: there is no device " + std::to_string(id) +
-                         "; this machine has " + std::to_string(count) + " (ids 0 to " +
-                         std::to_string(count - 1) + ")");
-    }
+    if (const auto reason = missing_device_reason(id, device_count()))
+        throw UsageError("--device: " + *reason);
     HIP_CHECK(hipSetDevice(id));
     hipDeviceProp_t properties;
     HIP_CHECK(hipGetDeviceProperties(&properties, id));
@@ -75,19 +72,6 @@ DeviceInfo select_device(int id) {
     info.multiprocessors = properties.multiProcessorCount;
     info.global_memory_bytes = properties.totalGlobalMem;
     return info;
-}
-
-std::string format_bytes(std::size_t bytes) {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[64];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", value, units[unit]);
-    return text;
 }
 
 void* allocate_device_bytes(std::size_t bytes) {

@@ -29,9 +29,6 @@ struct DeviceInfo {
 /// and UsageError when `id` is not one of the devices present.
 DeviceInfo select_device(int id);
 
-/// `bytes` as a short human-readable size such as "1.50 GiB".
-std::string format_bytes(std::size_t bytes);
-
 /// Device memory of `bytes` on the current device; on failure a RuntimeFailure that names the
 /// bytes, the device and its free memory.
 void* allocate_device_bytes(std::size_t bytes);

@@ -6,8 +6,8 @@
 #include "common/errors.hpp"
 #include "common/gpu_timer.hpp"
 #include "common/hip_handles.hpp"
+#include "common/program.hpp"
 #include "common/report.hpp"
-#include "common/verify.hpp"
 
 namespace tutorial {
 
@@ -71,19 +71,7 @@ int run_gpu_gemm(const Options& options, const GpuRunInfo& info,
     stream.synchronize();
     std::memcpy(c.data(), host_c.get(), c.bytes());
 
-    int exit_code = kExitVerified;
-    if (options.verify) {
-        const VerifyReport verification = verify_gemm(a, b, c);
-        report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet)
-            std::cout << verification.summary() << "\n";
-        if (!verification.passed)
-            exit_code = kExitVerificationFailed;
-    }
-    if (!options.quiet)
-        print_report(std::cout, report);
-    std::cout << result_line(report) << "\n";
-    return exit_code;
+    return report_general_multiply(options, report, a, b, c);
 }
 
 }  // namespace tutorial

@@ -7,6 +7,7 @@
 
 #include <iostream>
 
+#include "common/byte_size.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 

@@ -40,4 +40,25 @@ int run_step(int argc, char** argv, const StepDescription& step,
     }
 }
 
+int report_general_multiply(const Options& options, RunReport report, const Matrix<float>& a,
+                            const Matrix<float>& b, const Matrix<float>& c,
+                            const std::function<void(std::ostream&)>& extra_lines) {
+    int exit_code = kExitVerified;
+    if (options.verify) {
+        const VerifyReport verification = verify_gemm(a, b, c);
+        report.verification = verification.passed ? "passed" : "FAILED";
+        if (!options.quiet)
+            std::cout << verification.summary() << "\n";
+        if (!verification.passed)
+            exit_code = kExitVerificationFailed;
+    }
+    if (!options.quiet) {
+        if (extra_lines)
+            extra_lines(std::cout);
+        print_report(std::cout, report);
+    }
+    std::cout << result_line(report) << "\n";
+    return exit_code;
+}
+
 }  // namespace tutorial

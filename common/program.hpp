@@ -1,6 +1,6 @@
 /// \file
-/// \brief The frame of every step program: parse, run, map failures onto exit codes, and print the
-/// worked example.
+/// \brief The frame of every step program: parse, run, map failures onto exit codes, print the
+/// worked example and end the general multiply.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/matrix.hpp"
+#include "common/report.hpp"
 #include "common/verify.hpp"
 
 namespace tutorial {
@@ -57,5 +58,13 @@ int report_worked_example(const Options& options, const std::string& title, cons
     }
     return report.passed ? kExitVerified : kExitVerificationFailed;
 }
+
+/// The end of every general multiply, the same in every step: verifies C against the reference
+/// unless --no-verify (`report` then says "passed" or "FAILED"), prints the verification's summary,
+/// the step's own `extra_lines` if it has any and the timing report, all unless --quiet, and always
+/// the RESULT line. Returns kExitVerified, or kExitVerificationFailed when C is wrong.
+int report_general_multiply(const Options& options, RunReport report, const Matrix<float>& a,
+                            const Matrix<float>& b, const Matrix<float>& c,
+                            const std::function<void(std::ostream&)>& extra_lines = {});
 
 }  // namespace tutorial

@@ -13,7 +13,7 @@ namespace {
 void check(cublasStatus_t status, const char* what) {
     if (status != CUBLAS_STATUS_SUCCESS) {
         throw RuntimeFailure(std::string("cuBLAS call ") + what + " failed with " +
-                                       cublasGetStatusName(status));
+                             cublasGetStatusName(status));
     }
 }
 

@@ -389,7 +389,7 @@ def results_page(results, name):
              "<!-- Written by docs/results/make_results.py from the JSON file named below; "
              "edit that script, not this page. -->", "",
              f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
-             f"tutorial's benchmark (`tests/bench/benchmark.hip`), and was turned into this page "
+             f"tutorial's benchmark (`bench/benchmark.hip`), and was turned into this page "
              f"and the chart by `docs/results/make_results.py`. The step pages quote their rows "
              f"from the same file.", "",
              "| how it was measured | |", "|---|---|"]

@@ -6,7 +6,6 @@
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
-#include "common/verify.hpp"
 #include "serial_gemm.hpp"
 
 namespace {
@@ -59,19 +58,7 @@ int run_general(const tutorial::Options& options) {
     } else {
         multiply();
     }
-    int exit_code = tutorial::kExitVerified;
-    if (options.verify) {
-        const tutorial::VerifyReport verification = tutorial::verify_gemm(a, b, c);
-        report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet)
-            std::cout << verification.summary() << "\n";
-        if (!verification.passed)
-            exit_code = tutorial::kExitVerificationFailed;
-    }
-    if (!options.quiet)
-        tutorial::print_report(std::cout, report);
-    std::cout << tutorial::result_line(report) << "\n";
-    return exit_code;
+    return tutorial::report_general_multiply(options, report, a, b, c);
 }
 
 }  // namespace

@@ -408,7 +408,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         throw std::invalid_argument("step05::gemm: block must be 8 or 16, got " +
                                     std::to_string(block));
     }
-    if (m <= 0 || n <= 0)
+    if (m < 0 || n < 0 || k < 0) {
+        throw std::invalid_argument("step05::gemm: negative size");
+    }
+    if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
     // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
     const bool vectorized =

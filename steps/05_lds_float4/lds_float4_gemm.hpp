@@ -40,7 +40,7 @@ Variant parse_variant(const std::string& text);
 /// 16-byte aligned; otherwise they fall back to guarded scalar accesses. `block` is the number of
 /// threads per side of a block for the seed and lds_ab variants (8 or 16; each thread computes a 4
 /// x 4 block of C) and is ignored by the others. Throws std::invalid_argument for another block
-/// size; launch failures are reported through HIP_CHECK_LAUNCH().
+/// size or a negative size; launch failures are reported through HIP_CHECK_LAUNCH().
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
           Variant variant = Variant::reg8x8_db, int block = 8);
 

@@ -5,7 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "common/device.hpp"
+#include "common/byte_size.hpp"
 
 namespace step07 {
 namespace {

@@ -4,9 +4,9 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
-#include "every_shape_gemm.hpp"
-#include "lds_float4_gemm.hpp"
-#include "tiled_gemm.hpp"
+#include "steps/04_tiled_16x16/tiled_gemm.hpp"
+#include "steps/05_lds_float4/lds_float4_gemm.hpp"
+#include "steps/06_every_shape/every_shape_gemm.hpp"
 
 namespace step07 {
 

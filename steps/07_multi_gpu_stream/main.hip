@@ -4,7 +4,6 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
@@ -22,7 +22,6 @@
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
-#include "common/verify.hpp"
 #include "host_memory.hpp"
 #include "host_registration.hpp"
 #include "multi_gpu_gemm.hpp"
@@ -52,20 +51,9 @@ const tutorial::StepDescription kStep{
      {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"}},
 };
 
-// The worked example needs 160 bytes per entry; a fixed budget keeps it independent of
+// The worked example needs 176 bytes per entry; a fixed budget keeps it independent of
 // --device-memory, which is meant for the general multiply.
 constexpr std::uint64_t kExampleBudget = 1ull << 20;
-
-int parse_count(const std::string& option, const std::string& text) {
-    int value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 ||
-        value > tutorial::kMaxDimension) {
-        throw tutorial::UsageError(option + ": '" + text + "' is not a whole number from 0 to " +
-                                   std::to_string(tutorial::kMaxDimension));
-    }
-    return value;
-}
 
 // [options]
 // The step's own options arrive as text; bad text is a usage error that names the option.
@@ -74,7 +62,7 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     const std::string& memory = options.extra.at("--device-memory");
     try {
         if (memory != "all")
-            multi.device_memory_bytes = step07::parse_byte_size(memory);
+            multi.device_memory_bytes = tutorial::parse_byte_size(memory);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what() + ", or all");
     }
@@ -83,8 +71,10 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--inner: ") + error.what());
     }
-    multi.chunk_rows = parse_count("--chunk-rows", options.extra.at("--chunk-rows"));
-    multi.panel_cols = parse_count("--panel-cols", options.extra.at("--panel-cols"));
+    multi.chunk_rows = static_cast<int>(tutorial::parse_whole_number(
+        "--chunk-rows", options.extra.at("--chunk-rows"), 0, tutorial::kMaxDimension));
+    multi.panel_cols = static_cast<int>(tutorial::parse_whole_number(
+        "--panel-cols", options.extra.at("--panel-cols"), 0, tutorial::kMaxDimension));
     return multi;
 }
 
@@ -251,25 +241,13 @@ int run_general(const tutorial::Options& options, const step07::MultiGpuOptions&
         std::cout << "Last run, per device entry (host matrices " << pinned.note() << "):\n";
         print_statistics(last, /*with_times=*/true);
     }
-    int exit_code = tutorial::kExitVerified;
-    if (options.verify) {
-        const tutorial::VerifyReport verification = tutorial::verify_gemm(a, b, c);
-        report.verification = verification.passed ? "passed" : "FAILED";
-        if (!options.quiet)
-            std::cout << verification.summary() << "\n";
-        if (!verification.passed)
-            exit_code = tutorial::kExitVerificationFailed;
-    }
-    if (!options.quiet) {
+    return tutorial::report_general_multiply(options, report, a, b, c, [&](std::ostream& out) {
         if (timing) {
-            std::cout << "host matrices to host result: median " << milliseconds(timing->median_ms)
-                      << ", min " << milliseconds(timing->min_ms) << " over " << timing->repetitions
-                      << " runs\n";
+            out << "host matrices to host result: median " << milliseconds(timing->median_ms)
+                << ", min " << milliseconds(timing->min_ms) << " over " << timing->repetitions
+                << " runs\n";
         }
-        tutorial::print_report(std::cout, report);
-    }
-    std::cout << tutorial::result_line(report) << "\n";
-    return exit_code;
+    });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/device.hpp"
+#include "common/device_ids.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "multi_gpu_gemm.hpp"
@@ -23,11 +24,8 @@ std::vector<int> devices_or_all(const std::vector<int>& listed) {
             devices.push_back(id);
     }
     for (const int device : devices) {
-        if (device < 0 || device >= count) {
-            throw std::invalid_argument("there is no device " + std::to_string(device) +
-                                        "; this machine has " + std::to_string(count) +
-                                        " (ids 0 to " + std::to_string(count - 1) + ")");
-        }
+        if (const auto reason = tutorial::missing_device_reason(device, count))
+            throw std::invalid_argument(*reason);
     }
     return devices;
 }

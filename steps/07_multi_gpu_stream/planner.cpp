@@ -1,14 +1,11 @@
 #include "planner.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <climits>
-#include <cmath>
-#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
-#include "common/device.hpp"
+#include "common/byte_size.hpp"
 
 namespace step07 {
 namespace {
@@ -255,55 +252,6 @@ std::string describe_plan(const Plan& plan) {
          << ") = " << tutorial::format_bytes(set.total_bytes()) << " of a "
          << tutorial::format_bytes(plan.budget_bytes) << " budget\n";
     return text.str();
-}
-
-std::uint64_t parse_byte_size(const std::string& text) {
-    std::size_t position = 0;
-    while (position < text.size() &&
-           (std::isdigit(static_cast<unsigned char>(text[position])) || text[position] == '.'))
-        ++position;
-    const std::string number = text.substr(0, position);
-    std::string unit;
-    for (std::size_t i = position; i < text.size(); ++i) {
-        if (text[i] != ' ')
-            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    }
-    const std::string expected = "expected a size such as 2GiB, 512MiB, 1.5GB or a number of bytes";
-    if (number.empty() || std::count(number.begin(), number.end(), '.') > 1 || number == ".") {
-        throw std::invalid_argument("'" + text + "' is not a memory size; " + expected);
-    }
-    struct Unit {
-        const char* name;
-        double bytes;
-    };
-    const Unit units[] = {{"", 1.0},
-                          {"b", 1.0},
-                          {"kib", 1024.0},
-                          {"mib", 1024.0 * 1024.0},
-                          {"gib", 1024.0 * 1024.0 * 1024.0},
-                          {"tib", 1024.0 * 1024.0 * 1024.0 * 1024.0},
-                          {"kb", 1.0e3},
-                          {"mb", 1.0e6},
-                          {"gb", 1.0e9},
-                          {"tb", 1.0e12}};
-    const Unit* found = nullptr;
-    for (const Unit& candidate : units) {
-        if (unit == candidate.name)
-            found = &candidate;
-    }
-    if (found == nullptr) {
-        throw std::invalid_argument("'" + text + "' has an unknown unit '" + unit + "'; " +
-                                    expected);
-    }
-    const double limit = 4611686018427387904.0;  // 2^62
-    const double bytes = std::floor(std::strtod(number.c_str(), nullptr) * found->bytes);
-    if (bytes < 1.0)
-        throw std::invalid_argument("'" + text + "' is less than one byte; " + expected);
-    if (bytes > limit) {
-        throw std::invalid_argument("'" + text + "' is too large (more than 2^62 bytes); " +
-                                    expected);
-    }
-    return static_cast<std::uint64_t>(bytes);
 }
 
 }  // namespace step07

@@ -143,10 +143,4 @@ Plan plan_multiply(const PlanRequest& request);
 /// bytes against the budget.
 std::string describe_plan(const Plan& plan);
 
-/// Reads a memory size such as "2GiB", "512MiB", "1.5 GiB", "64KiB", "3GB" or "1048576" (bytes):
-/// binary units KiB, MiB, GiB, TiB (powers of 1024), decimal units kB, MB, GB, TB (powers of 1000),
-/// B or no unit for bytes; case does not matter. Throws std::invalid_argument for anything else,
-/// for zero and for sizes beyond 2^62 bytes.
-std::uint64_t parse_byte_size(const std::string& text);
-
 }  // namespace step07

@@ -131,6 +131,32 @@ TEST(CommandLine, BlockSizeMustBeOneTheStepSupports) {
     EXPECT_NE(message.find("16, 8, 32"), std::string::npos) << message;
 }
 
+// A step's own option (step 07's --chunk-rows, say) is read the way the sizes are.
+TEST(CommandLine, WholeNumbersWithinTheirRange) {
+    EXPECT_EQ(tutorial::parse_whole_number("--chunk-rows", "0", 0, 65536), 0);
+    EXPECT_EQ(tutorial::parse_whole_number("--chunk-rows", "65536", 0, 65536), 65536);
+    EXPECT_EQ(tutorial::parse_whole_number("--seed", "4294967295", 0, 4294967295LL), 4294967295LL);
+    const auto message = [](const std::string& text) {
+        try {
+            tutorial::parse_whole_number("--panel-cols", text, 0, 65536);
+        } catch (const tutorial::UsageError& error) {
+            return std::string(error.what());
+        }
+        ADD_FAILURE() << "'" << text << "' was accepted";
+        return std::string();
+    };
+    EXPECT_EQ(message("x12"), "--panel-cols: 'x12' is not a whole number from 0 to 65536");
+    EXPECT_EQ(message(""), "--panel-cols: '' is not a whole number from 0 to 65536");
+    EXPECT_EQ(message("12 "), "--panel-cols: '12 ' is not a whole number from 0 to 65536");
+    EXPECT_EQ(message("-1"),
+              "--panel-cols: -1 is out of range; expected a whole number from 0 to 65536");
+    EXPECT_EQ(message("65537"),
+              "--panel-cols: 65537 is out of range; expected a whole number from 0 to 65536");
+    EXPECT_EQ(message("99999999999999999999"),
+              "--panel-cols: 99999999999999999999 is out of range; expected a whole number from 0 "
+              "to 65536");
+}
+
 TEST(CommandLine, DeviceLists) {
     EXPECT_TRUE(tutorial::parse_command_line(multi_device_step(), {}).devices.empty())
         << "empty means all";

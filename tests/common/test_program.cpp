@@ -83,3 +83,87 @@ TEST(PrintMatrix, WideValuesNeverRunTogether) {
     tutorial::print_matrix(out, tutorial::Matrix<int>{{32, 528}, {528, 11440}});
     EXPECT_EQ(out.str(), "   32   528\n  528 11440\n");
 }
+
+namespace {
+
+// A 2 x 2 product that is right, and the same with one element wrong.
+struct SmallProduct {
+    tutorial::Matrix<float> a{{1, 2}, {3, 4}};
+    tutorial::Matrix<float> b{{5, 6}, {7, 8}};
+    tutorial::Matrix<float> c{{19, 22}, {43, 50}};
+};
+
+tutorial::RunReport timed_report() {
+    tutorial::RunReport report;
+    report.step = "99";
+    report.variant = "test";
+    report.device = "CPU";
+    report.m = report.n = report.k = 2;
+    report.kernel = tutorial::summarize_times({2.0, 1.0, 3.0});
+    return report;
+}
+
+// What report_general_multiply prints for `options`, and its exit code.
+std::pair<std::string, int> general_tail(const tutorial::Options& options,
+                                         const tutorial::Matrix<float>& c,
+                                         const std::function<void(std::ostream&)>& extra = {}) {
+    const SmallProduct product;
+    testing::internal::CaptureStdout();
+    const int exit_code =
+        tutorial::report_general_multiply(options, timed_report(), product.a, product.b, c, extra);
+    return {testing::internal::GetCapturedStdout(), exit_code};
+}
+
+}  // namespace
+
+TEST(GeneralMultiplyTail, VerifiesThenPrintsExtraLinesReportAndResultInThatOrder) {
+    const SmallProduct product;
+    tutorial::Options options;
+    const auto [out, exit_code] = general_tail(
+        options, product.c, [](std::ostream& extra) { extra << "a line of the step\n"; });
+    EXPECT_EQ(exit_code, tutorial::kExitVerified);
+    const std::size_t verified = out.find("verification passed: 4 elements");
+    const std::size_t extra = out.find("a line of the step\n");
+    const std::size_t timing = out.find("multiply: median 2.0000 ms, min 1.0000 ms over 3 runs");
+    const std::size_t result = out.find("RESULT {\"step\": \"99\"");
+    EXPECT_EQ(verified, 0u) << out;
+    EXPECT_LT(verified, extra) << out;
+    EXPECT_LT(extra, timing) << out;
+    EXPECT_LT(timing, result) << out;
+    EXPECT_NE(out.find("\"verification\": \"passed\"}\n"), std::string::npos) << out;
+}
+
+TEST(GeneralMultiplyTail, AWrongProductFailsInTheSummaryTheResultAndTheExitCode) {
+    SmallProduct product;
+    product.c(1, 0) = 42;
+    const auto [out, exit_code] = general_tail(tutorial::Options{}, product.c);
+    EXPECT_EQ(exit_code, tutorial::kExitVerificationFailed);
+    EXPECT_EQ(out.find("verification FAILED"), 0u) << out;
+    EXPECT_NE(out.find("\"verification\": \"FAILED\"}\n"), std::string::npos) << out;
+}
+
+TEST(GeneralMultiplyTail, QuietPrintsTheResultLineAlone) {
+    SmallProduct product;
+    product.c(0, 1) = -1;
+    tutorial::Options options;
+    options.quiet = true;
+    bool extra_called = false;
+    const auto [out, exit_code] =
+        general_tail(options, product.c, [&](std::ostream&) { extra_called = true; });
+    EXPECT_EQ(exit_code, tutorial::kExitVerificationFailed) << "quiet still verifies";
+    EXPECT_FALSE(extra_called);
+    EXPECT_EQ(out.rfind("RESULT {", 0), 0u) << out;
+    EXPECT_EQ(out.find('\n'), out.size() - 1) << "one line: " << out;
+}
+
+TEST(GeneralMultiplyTail, NoVerifyReportsSkippedAndNeverFails) {
+    SmallProduct product;
+    product.c(1, 1) = 0;
+    tutorial::Options options;
+    options.verify = false;
+    const auto [out, exit_code] = general_tail(options, product.c);
+    EXPECT_EQ(exit_code, tutorial::kExitVerified);
+    EXPECT_EQ(out.find("verification passed"), std::string::npos) << out;
+    EXPECT_EQ(out.find("verification FAILED"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"verification\": \"skipped\"}\n"), std::string::npos) << out;
+}

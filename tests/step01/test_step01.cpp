@@ -3,6 +3,7 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "serial_gemm.hpp"
+#include "tests/support/shapes.hpp"
 
 using tutorial::Matrix;
 
@@ -25,9 +26,7 @@ TEST(Step01, OverwritesInsteadOfAccumulating) {
     EXPECT_EQ(c(0, 0), 6);
 }
 
-struct Shape {
-    int m, n, k;
-};
+using tutorial_test::Shape;
 
 class Step01Shapes : public testing::TestWithParam<Shape> {};
 

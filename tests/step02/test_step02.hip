@@ -15,6 +15,7 @@
 #include "naive_gemm.hpp"
 #include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
 
 using tutorial::Matrix;
 
@@ -48,18 +49,8 @@ Matrix<T> multiply(Mapping mapping, const Matrix<T>& a, const Matrix<T>& b,
 }
 
 using tutorial_test::garbage;
-
-struct Shape {
-    int m, n, k;
-};
-
-std::string shape_name(const Shape& s) {
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-void PrintTo(const Shape& s, std::ostream* out) {
-    *out << shape_name(s);
-}
+using tutorial_test::Shape;
+using tutorial_test::shape_name;
 
 }  // namespace
 

@@ -11,9 +11,10 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "steps/03_tiled_2x2/tiled_gemm.hpp"
 #include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
-#include "tiled_gemm.hpp"
+#include "tests/support/shapes.hpp"
 
 using tutorial::Matrix;
 
@@ -75,9 +76,7 @@ TEST(Step03, WritesEveryElement) {
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
-struct Shape {
-    int m, n, k;
-};
+using tutorial_test::Shape;
 
 class Step03Shapes : public testing::TestWithParam<Shape> {};
 

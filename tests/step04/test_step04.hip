@@ -13,9 +13,10 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "steps/04_tiled_16x16/tiled_gemm.hpp"
 #include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
-#include "tiled_gemm.hpp"
+#include "tests/support/shapes.hpp"
 
 using tutorial::Matrix;
 
@@ -99,14 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Tiles, Step04Tile, testing::ValuesIn(kTiles), tile_name
 
 // ---- every shape with every tile size ----
 
-struct Shape {
-    int m, n, k;
-};
-
-// Lets GoogleTest print a failing shape as "m x n x k" instead of its bytes.
-void PrintTo(const Shape& s, std::ostream* out) {
-    *out << s.m << " x " << s.n << " x " << s.k;
-}
+using tutorial_test::Shape;
 
 // The common edge cases, then for each tile t sizes one below, at and one above a multiple of t.
 std::vector<Shape> shapes() {
@@ -155,8 +149,7 @@ TEST_P(Step04Shapes, FloatsWithinTheBound) {
 }
 
 std::string shape_and_tile_name(const testing::TestParamInfo<std::tuple<Shape, int>>& info) {
-    const Shape s = std::get<0>(info.param);
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + "_tile" +
+    return tutorial_test::shape_name(std::get<0>(info.param)) + "_tile" +
            std::to_string(std::get<1>(info.param));
 }
 

@@ -13,9 +13,12 @@
 #include "common/verify.hpp"
 #include "lds_float4_gemm.hpp"
 #include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
 
 using step05::Variant;
 using tutorial::Matrix;
+using tutorial_test::Shape;
+using tutorial_test::shape_name;
 
 namespace {
 
@@ -35,20 +38,9 @@ std::string config_name(const Config& config) {
     return name;
 }
 
-struct Shape {
-    int m, n, k;
-};
-
-std::string shape_name(const Shape& shape) {
-    return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
-}
-
 // Readable parameters in GoogleTest's output instead of their bytes.
 void PrintTo(const Config& config, std::ostream* out) {
     *out << config_name(config);
-}
-void PrintTo(const Shape& shape, std::ostream* out) {
-    *out << shape_name(shape);
 }
 
 // Where each matrix starts inside its device allocation, in floats. 4 floats (16 bytes) keeps the
@@ -125,6 +117,25 @@ TEST(Step05Variants, UnknownNameIsRejected) {
 TEST(Step05Variants, UnsupportedBlockIsRejectedBeforeLaunch) {
     EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Variant::seed, 12),
                  std::invalid_argument);
+}
+
+TEST(Step05Gemm, RejectsNegativeSizes) {
+    for (const Variant variant : step05::kAllVariants) {
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, -1, 4, 4, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, 4, -1, 4, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+        EXPECT_THROW(step05::gemm(nullptr, nullptr, nullptr, 4, 4, -1, nullptr, variant),
+                     std::invalid_argument)
+            << step05::variant_name(variant);
+    }
+}
+
+TEST(Step05Gemm, EmptyProductLaunchesNothing) {
+    EXPECT_NO_THROW(step05::gemm(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
+    EXPECT_NO_THROW(step05::gemm(nullptr, nullptr, nullptr, 5, 0, 3, nullptr, Variant::reg8x8));
 }
 
 // ---- per kernel ---------------------------------------------------------------------------------

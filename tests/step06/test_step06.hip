@@ -16,10 +16,13 @@
 #include "common/verify.hpp"
 #include "every_shape_gemm.hpp"
 #include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
 
 using step06::Config;
 using step06::TileShape;
 using tutorial::Matrix;
+using tutorial_test::Shape;
+using tutorial_test::shape_name;
 
 namespace {
 
@@ -39,18 +42,6 @@ std::string choice_name(const Choice& choice) {
         return "rule";
     std::string name = step06::tile_name(choice->tile);
     return "t" + name + "_s" + std::to_string(choice->splits);
-}
-
-struct Shape {
-    int m, n, k;
-};
-
-std::string shape_name(const Shape& shape) {
-    return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
-}
-
-void PrintTo(const Shape& shape, std::ostream* out) {
-    *out << shape_name(shape);
 }
 
 void run(const Choice& choice, const float* a, const float* b, float* c, int m, int n, int k) {

@@ -19,24 +19,15 @@
 #include "multi_gpu_gemm.hpp"
 #include "tests/step07/step07_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
 
 using step07::InnerKernel;
 using step07::MultiGpuOptions;
 using tutorial::Matrix;
+using tutorial_test::Shape;
+using tutorial_test::shape_name;
 
 namespace {
-
-struct Shape {
-    int m, n, k;
-};
-
-std::string shape_name(const Shape& shape) {
-    return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
-}
-
-void PrintTo(const Shape& shape, std::ostream* out) {
-    *out << shape_name(shape);
-}
 
 // Skips a test of the vendor inner kernel, with the reason, on a build without a vendor BLAS.
 #define SKIP_IF_UNAVAILABLE(inner)                                                      \

@@ -430,26 +430,6 @@ TEST(Step07Schedule, TheFirstChunkComesInTwoPiecesOfWholeBlockRows) {
     EXPECT_EQ(step07::first_chunk_top_rows(1), 0);
 }
 
-// ---- memory sizes -----------------------------------------------------------------------------
-
-TEST(Step07ByteSize, ReadsBinaryAndDecimalUnits) {
-    EXPECT_EQ(step07::parse_byte_size("2GiB"), 2 * kGiB);
-    EXPECT_EQ(step07::parse_byte_size("512MiB"), 512 * kMiB);
-    EXPECT_EQ(step07::parse_byte_size("1.5 GiB"), 3 * kGiB / 2);
-    EXPECT_EQ(step07::parse_byte_size("64kib"), 64u * 1024u);
-    EXPECT_EQ(step07::parse_byte_size("3GB"), 3000000000u);
-    EXPECT_EQ(step07::parse_byte_size("2tb"), 2000000000000u);
-    EXPECT_EQ(step07::parse_byte_size("1048576"), 1048576u);
-    EXPECT_EQ(step07::parse_byte_size("7B"), 7u);
-}
-
-TEST(Step07ByteSize, RejectsWhatIsNotASize) {
-    for (const char* text : {"", "lots", "1.2.3GiB", "-1", "0", "0.1", "2 GiBs", "GiB", "1e9",
-                             "99999999999TiB", ".", " 2GiB"}) {
-        EXPECT_THROW(step07::parse_byte_size(text), std::invalid_argument) << "'" << text << "'";
-    }
-}
-
 // ---- the timeline -----------------------------------------------------------------------------
 
 TEST(Step07Timeline, CoveredTimeCountsOverlapsOnce) {

@@ -16,15 +16,12 @@
 #include "multi_gpu_gemm.hpp"
 #include "tests/step07/step07_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
 
 using step07::MultiGpuOptions;
 using tutorial::Matrix;
 
-namespace {
-struct Shape {
-    int m, n, k;
-};
-}  // namespace
+using tutorial_test::Shape;
 
 // The fault hook makes one entry's allocation fail. The call must throw the allocation's
 // RuntimeFailure, return (no worker may wait for the failed one) and leave device memory where it

@@ -13,7 +13,8 @@
 
 namespace tutorial_test {
 
-/// Random values in [-1000000, 1000000] for C before a multiply, far from any product the tests form.
+/// Random values in [-1000000, 1000000] for C before a multiply, far from any product the tests
+/// form.
 template <typename T>
 tutorial::Matrix<T> garbage(int rows, int cols, std::uint64_t seed) {
     tutorial::Matrix<T> c(rows, cols);

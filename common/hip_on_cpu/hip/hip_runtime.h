@@ -244,11 +244,11 @@ inline hipError_t tutorial_hip_cpu_free_async(void* pointer, hipStream_t stream 
 /// speed is lost, which is not what the route is for.
 #undef hipLaunchKernelGGL
 #define hipLaunchKernelGGL(kernel_name, num_blocks, dim_blocks, group_mem_bytes, stream, ...) \
-    if (true) {                                                                            \
-        (void)hipStreamSynchronize(stream);                                                \
-        ::hip::detail::launch(                                                             \
-            num_blocks, dim_blocks, group_mem_bytes, stream,                               \
-            [=](auto&&... xs) noexcept { kernel_name(std::forward<decltype(xs)>(xs)...); }, \
-            std::make_tuple(__VA_ARGS__));                                                 \
-    } else                                                                                 \
+    if (true) {                                                                               \
+        (void)hipStreamSynchronize(stream);                                                   \
+        ::hip::detail::launch(                                                                \
+            num_blocks, dim_blocks, group_mem_bytes, stream,                                  \
+            [=](auto&&... xs) noexcept { kernel_name(std::forward<decltype(xs)>(xs)...); },   \
+            std::make_tuple(__VA_ARGS__));                                                    \
+    } else                                                                                    \
         ((void)0)

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <limits>
 
-#include "tests/bench/results_json.hpp"
+#include "bench/results_json.hpp"
 
 int main(int argc, char** argv) {
     if (argc != 2) {

@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
@@ -53,8 +54,8 @@
 #include "host_memory.hpp"
 #include "inner_kernel.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/bench/cublasxt_sgemm.hpp"
-#include "tests/bench/results_json.hpp"
+#include "bench/cublasxt_sgemm.hpp"
+#include "bench/results_json.hpp"
 
 namespace {
 
@@ -520,7 +521,7 @@ std::optional<std::uint64_t> budget_option(const Settings& settings) {
     if (settings.device_memory == "all")
         return std::nullopt;
     try {
-        return step07::parse_byte_size(settings.device_memory);
+        return tutorial::parse_byte_size(settings.device_memory);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what());
     }

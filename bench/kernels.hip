@@ -1,4 +1,4 @@
-#include "tests/bench/kernels.hpp"
+#include "bench/kernels.hpp"
 
 #include "steps/01_serial_cpu/serial_gemm.hpp"
 #include "steps/02_naive_kernel/naive_gemm.hpp"

@@ -1,6 +1,6 @@
 // cuBLASXt on the NVIDIA route: NVIDIA's own out-of-core, multi-GPU GEMM from host memory, the
 // reference step 07 is measured against.
-#include "tests/bench/cublasxt_sgemm.hpp"
+#include "bench/cublasxt_sgemm.hpp"
 
 #include <cublasXt.h>
 

@@ -1,5 +1,5 @@
 // Builds without cuBLASXt (the AMD route) still run the multi-GPU benchmark, without that row.
-#include "tests/bench/cublasxt_sgemm.hpp"
+#include "bench/cublasxt_sgemm.hpp"
 
 namespace bench {
 

@@ -35,8 +35,8 @@
 #include "common/report.hpp"
 #include "common/vendor_blas.hpp"
 #include "common/verify.hpp"
-#include "tests/bench/kernels.hpp"
-#include "tests/bench/results_json.hpp"
+#include "bench/kernels.hpp"
+#include "bench/results_json.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tests/bench/results_json.hpp"
+#include "bench/results_json.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,14 +1,14 @@
 /// \file
-/// \brief A deliberately broken copy of step 03's kernel, for compute-sanitizer's racecheck to
-/// catch.
+/// \brief Step 03's kernel deliberately broken (its second barrier switched off), for
+/// compute-sanitizer's racecheck to catch.
 ///
-/// The kernel here is step 03's tiled kernel with the second barrier removed, so a thread can start
-/// overwriting the shared tiles with the next step's elements while another thread of its block is
-/// still reading the current ones. It is never used as a real kernel: no test, benchmark or later
-/// step calls it, and the tutorial runner does not run this program. The result may even verify,
-/// because whether the race corrupts anything depends on how the hardware schedules the threads;
-/// racecheck reports the hazard either way. The loop body comes from tiling.hpp, the same one the
-/// real kernel uses, so the two differ only in the missing barrier.
+/// The kernel here is step 03's tiled kernel with the second barrier switched off, so a thread can
+/// start overwriting the shared tiles with the next step's elements while another thread of its
+/// block is still reading the current ones. It is never used as a real kernel: no test, benchmark
+/// or later step calls it, and the tutorial runner does not run this program. The result may even
+/// verify, because whether the race corrupts anything depends on how the hardware schedules the
+/// threads; racecheck reports the hazard either way. The kernel is the one in tiling.hpp, the same
+/// template the step uses, so the two differ only in the missing barrier.
 #include <hip/hip_runtime.h>
 
 #include <iostream>
@@ -33,29 +33,12 @@ const tutorial::StepDescription kDemo{
 };
 
 // [racy kernel]
-template <int TileSize, typename T>
-__global__ void racy_tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
-    __shared__ T tile_a[TileSize][TileSize];
-    __shared__ T tile_b[TileSize][TileSize];
-    const int row = blockIdx.y * TileSize + threadIdx.y;
-    const int col = blockIdx.x * TileSize + threadIdx.x;
-    T sum = 0;
-    for (int tile_start = 0; tile_start < k; tile_start += TileSize) {
-        step03::accumulate_tile_step<TileSize>(a, b, m, n, k, row, col, tile_start, tile_a, tile_b,
-                                               sum);
-        // The second __syncthreads() of step 03 belongs here. Without it, the next step's loads
-        // race with this step's reads.
-    }
-    if (row < m && col < n)
-        c[row * n + col] = sum;
+// Step 03's kernel with kSecondBarrier = false: the next step's loads race with this step's reads.
+template <int kTile>
+void racy_gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+    step03::launch_over_tiles<float, kTile, /*kSecondBarrier=*/false>(a, b, c, m, n, k, stream);
 }
 // [racy kernel]
-
-template <int TileSize>
-void racy_gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
-    step03::launch_over_tiles<TileSize, float>(racy_tiled_gemm_kernel<TileSize, float>, a, b, c, m,
-                                               n, k, stream);
-}
 
 }  // namespace
 

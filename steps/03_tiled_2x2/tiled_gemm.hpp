@@ -7,10 +7,10 @@
 
 namespace step03 {
 
-/// The edge of a tile. Each block of kTileSize x kTileSize threads computes a kTileSize x kTileSize
-/// tile of C, and each step along K stages one kTileSize x kTileSize tile of A and one of B in
-/// shared memory. Step 03 is about the walkthrough's 2 x 2 tiles; step 04 makes the tile larger.
-constexpr int kTileSize = 2;
+/// The edge of a tile. Each block of kTile x kTile threads computes a kTile x kTile tile of C, and
+/// each step along K stages one kTile x kTile tile of A and one of B in shared memory. Step 03 is
+/// about the walkthrough's 2 x 2 tiles; step 04 makes the tile larger.
+constexpr int kTile = 2;
 
 /// Enqueues C = A·B on `stream`, tile by tile through shared memory.
 ///

@@ -1,7 +1,7 @@
 /// \file
-/// \brief What step 03's kernel and its race demonstration share: one step of the tile loop and
-/// the launch over C. Sharing them means the two kernels can differ only in the barrier the
-/// demonstration leaves out.
+/// \brief Step 03's kernel and its launch over C, shared by the step and its race demonstration:
+/// the demonstration is the same kernel with its second barrier switched off, so the two cannot
+/// differ in anything else.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -10,46 +10,56 @@
 
 namespace step03 {
 
-/// One step of the tile loop, run by every thread of a TileSize x TileSize block.
-///
-/// The thread at (`row`, `col`) of C loads one element of the tile of A that starts at column
-/// `tile_start` and one element of the tile of B that starts at row `tile_start` into the shared
-/// tiles, writing zero where the tile reaches past the matrix. After the barrier it adds its
-/// TileSize products to `sum`. Threads outside C must call it too: they load the zeros of a
-/// partial tile, and the barrier waits for every thread of the block.
-///
-/// The caller still owes the second barrier, before the next step overwrites the tiles.
-template <int TileSize, typename T>
-__device__ void accumulate_tile_step(const T* a, const T* b, int m, int n, int k, int row, int col,
-                                     int tile_start, T (&tile_a)[TileSize][TileSize],
-                                     T (&tile_b)[TileSize][TileSize], T& sum) {
-    // [tile step]
-    const int ty = threadIdx.y;
-    const int tx = threadIdx.x;
-    const int a_col = tile_start + tx;
-    const int b_row = tile_start + ty;
-    tile_a[ty][tx] = (row < m && a_col < k) ? a[row * k + a_col] : T(0);
-    tile_b[ty][tx] = (b_row < k && col < n) ? b[b_row * n + col] : T(0);
-    // First barrier: the products below read elements that other threads loaded.
-    __syncthreads();
-    for (int i = 0; i < TileSize; ++i)
-        sum += tile_a[ty][i] * tile_b[i][tx];
-    // [tile step]
+/// The tiled kernel: one thread per element of C, one kTile x kTile block per tile of C; each step
+/// along K stages a kTile x kTile tile of A and one of B in shared memory. Threads outside C take
+/// part in the loads (they load the zeros of a partial tile) and in the barriers.
+/// kSecondBarrier = false leaves out the barrier that protects the tiles from being overwritten
+/// while other threads still read them: only the race demonstration does that.
+// [tiled kernel]
+template <typename T, int kTile, bool kSecondBarrier = true>
+__global__ void tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
+    __shared__ T tile_a[kTile][kTile];
+    __shared__ T tile_b[kTile][kTile];
+    const int local_row = threadIdx.y;
+    const int local_col = threadIdx.x;
+    const int row = blockIdx.y * kTile + local_row;  // the row of C (and of A) this thread owns
+    const int col = blockIdx.x * kTile + local_col;  // the column of C (and of B) this thread owns
+    T sum = 0;
+    for (int tile_start = 0; tile_start < k; tile_start += kTile) {
+        // Each thread loads one element of each tile. For A the row is fixed and the column walks
+        // along K; for B the column is fixed and the row walks along K. Outside a matrix the tile
+        // gets a zero, which adds nothing to the sum.
+        const int a_col = tile_start + local_col;
+        const int b_row = tile_start + local_row;
+        tile_a[local_row][local_col] = (row < m && a_col < k) ? a[row * k + a_col] : T(0);
+        tile_b[local_row][local_col] = (b_row < k && col < n) ? b[b_row * n + col] : T(0);
+        // Both tiles must be complete before any thread reads them.
+        __syncthreads();
+        for (int inner = 0; inner < kTile; ++inner) {
+            sum += tile_a[local_row][inner] * tile_b[inner][local_col];
+        }
+        // Nobody may overwrite the tiles with the next ones while others still read these.
+        if constexpr (kSecondBarrier) {
+            __syncthreads();
+        }
+    }
+    // Threads outside C took part in the loads and the barriers; only now may they drop out.
+    if (row < m && col < n) {
+        c[row * n + col] = sum;
+    }
 }
+// [tiled kernel]
 
-/// A tiled kernel: one thread per element of C, one TileSize x TileSize block per tile of C.
-template <typename T>
-using TiledKernel = void (*)(const T* a, const T* b, T* c, int m, int n, int k);
-
-/// Launches `kernel` on `stream` with one TileSize x TileSize block per tile of C, the grid
-/// rounded up so partial tiles at the edges get a block too, and checks the launch.
-template <int TileSize, typename T>
-void launch_over_tiles(TiledKernel<T> kernel, const T* a, const T* b, T* c, int m, int n, int k,
-                       hipStream_t stream) {
+/// Launches tiled_gemm_kernel<T, kTile, kSecondBarrier> on `stream` with one kTile x kTile block
+/// per tile of C, the grid rounded up so partial tiles at the edges get a block too, and checks
+/// the launch. The caller makes sure C is not empty (a grid of zero blocks is not a valid launch).
+template <typename T, int kTile, bool kSecondBarrier = true>
+void launch_over_tiles(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream) {
     // [launch]
-    const dim3 block(TileSize, TileSize);
-    const dim3 grid((n + TileSize - 1) / TileSize, (m + TileSize - 1) / TileSize);
-    hipLaunchKernelGGL(kernel, grid, block, 0, stream, a, b, c, m, n, k);
+    const dim3 block(kTile, kTile);
+    const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile);
+    hipLaunchKernelGGL((tiled_gemm_kernel<T, kTile, kSecondBarrier>), grid, block, 0, stream, a, b,
+                       c, m, n, k);
     HIP_CHECK_LAUNCH();
     // [launch]
 }

@@ -17,7 +17,7 @@ namespace {
 
 const tutorial::StepDescription kStep{
     "step04_tiled_16x16",
-    "Step 04: tiled matrix multiplication on the GPU, with TILE x TILE tiles in shared memory.",
+    "Step 04: tiled matrix multiplication on the GPU, with kTile x kTile tiles in shared memory.",
     "the 4x4 product of step 03, A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}}, on one tile",
     /*default_size=*/1024,
     /*default_iterations=*/10,

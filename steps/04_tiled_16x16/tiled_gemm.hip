@@ -11,18 +11,16 @@ namespace step04 {
 namespace {
 
 // [tiled kernel]
-template <typename T, int TILE>
+template <typename T, int kTile>
 __global__ void tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
-    __shared__ T tile_a[TILE][TILE];
-    __shared__ T tile_b[TILE][TILE];
-
+    __shared__ T tile_a[kTile][kTile];
+    __shared__ T tile_b[kTile][kTile];
     const int local_row = threadIdx.y;
     const int local_col = threadIdx.x;
-    const int row = blockIdx.y * TILE + local_row;  // the row of C (and of A) this thread owns
-    const int col = blockIdx.x * TILE + local_col;  // the column of C (and of B) this thread owns
-
+    const int row = blockIdx.y * kTile + local_row;  // the row of C (and of A) this thread owns
+    const int col = blockIdx.x * kTile + local_col;  // the column of C (and of B) this thread owns
     T sum = 0;
-    for (int tile_start = 0; tile_start < k; tile_start += TILE) {
+    for (int tile_start = 0; tile_start < k; tile_start += kTile) {
         // Each thread loads one element of each tile. For A the row is fixed and the column walks
         // along K; for B the column is fixed and the row walks along K. Outside a matrix the tile
         // gets a zero, which adds nothing to the sum.
@@ -32,9 +30,8 @@ __global__ void tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, in
         tile_b[local_row][local_col] = (b_row < k && col < n) ? b[b_row * n + col] : T(0);
         // Both tiles must be complete before any thread reads them.
         __syncthreads();
-
 #pragma unroll
-        for (int inner = 0; inner < TILE; ++inner) {
+        for (int inner = 0; inner < kTile; ++inner) {
             sum += tile_a[local_row][inner] * tile_b[inner][local_col];
         }
         // Nobody may overwrite the tiles with the next ones while others still read these.
@@ -48,14 +45,14 @@ __global__ void tiled_gemm_kernel(const T* a, const T* b, T* c, int m, int n, in
 // [tiled kernel]
 
 // [launch]
-template <typename T, int TILE>
+template <typename T, int kTile>
 void launch_tiled(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream) {
     if (m == 0 || n == 0) {
         return;  // an empty C: nothing to launch
     }
-    const dim3 block(TILE, TILE);
-    const dim3 grid((n + TILE - 1) / TILE, (m + TILE - 1) / TILE);
-    hipLaunchKernelGGL((tiled_gemm_kernel<T, TILE>), grid, block, 0, stream, a, b, c, m, n, k);
+    const dim3 block(kTile, kTile);
+    const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile);
+    hipLaunchKernelGGL((tiled_gemm_kernel<T, kTile>), grid, block, 0, stream, a, b, c, m, n, k);
     HIP_CHECK_LAUNCH();
 }
 // [launch]
@@ -68,7 +65,7 @@ void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream,
     if (m < 0 || n < 0 || k < 0) {
         throw std::invalid_argument("step04::gemm: negative size");
     }
-    // TILE is a compile-time constant inside the kernel, so each supported size is its own kernel.
+    // kTile is a compile-time constant inside the kernel, so each supported size is its own kernel.
     switch (tile) {
         case 8:
             launch_tiled<T, 8>(a, b, c, m, n, k, stream);

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 04's entry point: C = A·B with TILE x TILE tiles of A and B in shared memory.
+/// \brief Step 04's entry point: C = A·B with kTile x kTile tiles of A and B in shared memory.
 #pragma once
 
 #include <hip/hip_runtime.h>

@@ -137,18 +137,19 @@ __global__ void __launch_bounds__(square(kBlock))
 
 // The seed kernel with B's kTile x kTile tile also copied into shared memory (each thread four
 // float4), so the inner loop reads nothing from global memory.
+// [lds_ab kernel]
 template <int kBlock, bool kVectorized>
 __global__ void __launch_bounds__(square(kBlock))
     lds_ab_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                   int m, int n, int k) {
     constexpr int kTile = 4 * kBlock;
-    __shared__ float4 a_tile[kTile][kBlock];
+    __shared__ float4 a_tile[kTile][kBlock];  // kTile rows of kTile floats, as float4
     __shared__ float4 b_tile[kTile][kBlock];
 
     const int tx = threadIdx.x;
     const int ty = threadIdx.y;
-    const int row0 = blockIdx.y * kTile + 4 * ty;
-    const int col0 = blockIdx.x * kTile + 4 * tx;
+    const int row0 = blockIdx.y * kTile + 4 * ty;  // this thread's first row of C
+    const int col0 = blockIdx.x * kTile + 4 * tx;  // and first column
     float4 sum[4] = {};
 
     for (int slice = 0; slice < k; slice += kTile) {
@@ -170,12 +171,13 @@ __global__ void __launch_bounds__(square(kBlock))
             multiply_add_4x4(sum, a_rows, b_rows);
         }
         // [lds_ab slice]
-        __syncthreads();
+        __syncthreads();  // the tiles are overwritten next: everyone must be done reading them
     }
 #pragma unroll
     for (int r = 0; r < 4; ++r)
         store4<kVectorized>(c, m, n, row0 + r, col0, sum[r]);
 }
+// [lds_ab kernel]
 
 // ---- 3. and 4. reg8x8: 128 x 128 block tiles, 8 x 8 outputs per thread -------------------------
 

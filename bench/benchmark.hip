@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/kernels.hpp"
+#include "bench/results_json.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
@@ -35,8 +37,6 @@
 #include "common/report.hpp"
 #include "common/vendor_blas.hpp"
 #include "common/verify.hpp"
-#include "bench/kernels.hpp"
-#include "bench/results_json.hpp"
 
 namespace {
 

@@ -40,6 +40,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench/cublasxt_sgemm.hpp"
+#include "bench/results_json.hpp"
 #include "common/byte_size.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
@@ -54,8 +56,6 @@
 #include "host_memory.hpp"
 #include "inner_kernel.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "bench/cublasxt_sgemm.hpp"
-#include "bench/results_json.hpp"
 
 namespace {
 

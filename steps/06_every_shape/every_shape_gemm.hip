@@ -250,7 +250,10 @@ template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
                       float* __restrict__ out, int m, int n, int k, int depth) {
-    __shared__ SliceTiles<T> tiles[2];
+    // The two buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs
+    // more than the 48 KiB a kernel may declare statically on NVIDIA GPUs (see launch_tiles()).
+    HIP_DYNAMIC_SHARED(float4, shared_memory)
+    auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
     const int block_row = blockIdx.y * T::kBlockRows;
     const int block_col = blockIdx.x * T::kBlockCols;
     const int k_begin = blockIdx.z * depth;
@@ -301,9 +304,9 @@ __global__ void reduce_splits(const float* __restrict__ partial, float* __restri
 // The three block tiles. 128 x 256 and 128 x 128 use 32 x 128 warp tiles of 8 x 16 thread tiles
 // (128 sums per thread, up to 255 registers: one 128 x 256 block or two 128 x 128 blocks per
 // multiprocessor); 64 x 64 uses 32 x 64 warp tiles of 8 x 8 thread tiles, six blocks per
-// multiprocessor. All stage K-slices of 16. The 128 x 256 tile drops the padding of A's slice so
-// that its two buffers fit in 48 KiB of shared memory.
-using Tiles128x256 = Tiling<128, 256, kSlice, 32, 128, 8, 16, 1, 0>;
+// multiprocessor. All stage K-slices of 16 and pad A's slice; the 128 x 256 tile's two buffers
+// then take 48.5 KiB of shared memory, just over the default limit.
+using Tiles128x256 = Tiling<128, 256, kSlice, 32, 128, 8, 16, 1>;
 using Tiles128x128 = Tiling<128, 128, kSlice, 32, 128, 8, 16, 2>;
 using Tiles64x64 = Tiling<64, 64, kSlice, 32, 64, 8, 8, 6>;
 // [tile shapes]
@@ -316,16 +319,39 @@ bool aligned_16(const void* pointer) {
     return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
+// [shared memory]
+// The kernel's shared memory: two K-slice buffers.
+template <class T>
+constexpr std::size_t shared_bytes() {
+    return 2 * sizeof(SliceTiles<T>);
+}
+
+// A kernel may use more than 48 KiB of shared memory per block only once it has asked for it
+// (NVIDIA GPUs; the attribute is accepted everywhere). The request is the same each time, so
+// every launch can make it.
+template <class T, class Kernel>
+void allow_shared_memory(Kernel kernel) {
+    constexpr std::size_t kDefaultLimit = 48 * 1024;
+    if (shared_bytes<T>() > kDefaultLimit) {
+        HIP_CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                      hipFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(shared_bytes<T>())));
+    }
+}
+// [shared memory]
+
 template <class T>
 void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
                   const SplitPlan& split, bool vectorized, hipStream_t stream) {
     const dim3 blocks(ceil_div(n, T::kBlockCols), ceil_div(m, T::kBlockRows), split.count);
     if (vectorized) {
-        hipLaunchKernelGGL((warp_tiled_kernel<T, true>), blocks, dim3(T::kThreads), 0, stream, a, b,
-                           out, m, n, k, split.depth);
+        allow_shared_memory<T>(warp_tiled_kernel<T, true>);
+        hipLaunchKernelGGL((warp_tiled_kernel<T, true>), blocks, dim3(T::kThreads),
+                           shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth);
     } else {
-        hipLaunchKernelGGL((warp_tiled_kernel<T, false>), blocks, dim3(T::kThreads), 0, stream, a,
-                           b, out, m, n, k, split.depth);
+        allow_shared_memory<T>(warp_tiled_kernel<T, false>);
+        hipLaunchKernelGGL((warp_tiled_kernel<T, false>), blocks, dim3(T::kThreads),
+                           shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth);
     }
     HIP_CHECK_LAUNCH();
 }
@@ -348,8 +374,9 @@ void launch(TileShape tile, const float* a, const float* b, float* out, int m, i
 template <class T>
 int resident_blocks() {
     int blocks = 0;
+    allow_shared_memory<T>(warp_tiled_kernel<T, true>);
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, warp_tiled_kernel<T, true>,
-                                                           T::kThreads, 0));
+                                                           T::kThreads, shared_bytes<T>()));
     return blocks;
 }
 

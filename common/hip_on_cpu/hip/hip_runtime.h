@@ -237,6 +237,16 @@ inline hipError_t tutorial_hip_cpu_free_async(void* pointer, hipStream_t stream 
 #define hipMallocAsync tutorial_hip_cpu_malloc_async
 #define hipFreeAsync tutorial_hip_cpu_free_async
 
+/// HIP lets a kernel ask for more dynamic shared memory than the default limit. The HIP CPU Runtime
+/// keeps a block's shared memory in ordinary memory, with no limit to raise, and lacks the call:
+/// every request is granted.
+enum hipFuncAttribute {
+    hipFuncAttributeMaxDynamicSharedMemorySize,
+};
+inline hipError_t hipFuncSetAttribute(const void* kernel, hipFuncAttribute, int value) {
+    return kernel != nullptr && value >= 0 ? hipSuccess : hipErrorInvalidValue;
+}
+
 /// A kernel starts only after the earlier work of its stream has finished, as HIP promises. The HIP
 /// CPU Runtime did not always keep that promise: once in several hundred runs under load, step 06's
 /// split-K reduction read its partial tiles before the kernel that writes them had finished

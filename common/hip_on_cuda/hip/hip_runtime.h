@@ -202,6 +202,17 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel kern
                                                          dynamic_shared_bytes);
 }
 
+/// A kernel that needs more dynamic shared memory than the default limit asks for it first.
+enum hipFuncAttribute {
+    hipFuncAttributeMaxDynamicSharedMemorySize = cudaFuncAttributeMaxDynamicSharedMemorySize,
+};
+inline hipError_t hipFuncSetAttribute(const void* kernel, hipFuncAttribute attribute, int value) {
+    return cudaFuncSetAttribute(kernel, static_cast<cudaFuncAttribute>(attribute), value);
+}
+
+/// The block's dynamic shared memory, sized by the launch, as an array of `type`.
+#define HIP_DYNAMIC_SHARED(type, variable) extern __shared__ type variable[];
+
 /// HIP's portable launch macro; `<<<grid, block, shared_bytes, stream>>>` works as well.
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)

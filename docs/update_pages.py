@@ -313,7 +313,10 @@ def results_chart_block(name):
     vendor = results.vendor_name or "the vendor BLAS"
     size = results.reference_size()
     peak, _ = results.peak()
-    lines = [f"![GFLOPS against size on the {results.gpu}: each step's fastest kernel, {vendor} "
+    # The blank line first: an image right under the comment would be, for Doxygen, an inline
+    # image inside a paragraph, which on a phone-wide window widens the whole page; alone in its
+    # paragraph it is a figure, which scrolls in its own box (docs/tutorial.css).
+    lines = ["", f"![GFLOPS against size on the {results.gpu}: each step's fastest kernel, {vendor} "
              f"and the FP32 peak](docs/results/{name}.svg)", "",
              stamp_paragraph(results, name, 0), "",
              f"Each step's fastest kernel at {size} x {size} x {size}:", "",

@@ -334,7 +334,11 @@ def results_chart_block(name):
         row = results.find(step, variant, (at,) * 3)
         percent = results.percent_of_vendor(row)
         title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
-        label = make_results.variant_label(step, variant) if step != "blas" else vendor
+        # The name the chart's legend and the results page give the kernel, then its words.
+        label = vendor
+        if step != "blas":
+            words = make_results.variant_label(step, variant)
+            label = f"`{variant}`" + (f": {words}" if words != variant else "")
         if at != size:
             label += f" (at {at} x {at} x {at})"
         lines.append(f"| {title} | {label} | "

@@ -313,7 +313,10 @@ def results_chart_block(name):
     vendor = results.vendor_name or "the vendor BLAS"
     size = results.reference_size()
     peak, _ = results.peak()
-    lines = [f"![GFLOPS against size on the {results.gpu}: each step's fastest kernel, {vendor} "
+    # The blank line first: an image right under the comment would be, for Doxygen, an inline
+    # image inside a paragraph, which on a phone-wide window widens the whole page; alone in its
+    # paragraph it is a figure, which scrolls in its own box (docs/tutorial.css).
+    lines = ["", f"![GFLOPS against size on the {results.gpu}: each step's fastest kernel, {vendor} "
              f"and the FP32 peak](docs/results/{name}.svg)", "",
              stamp_paragraph(results, name, 0), "",
              f"Each step's fastest kernel at {size} x {size} x {size}:", "",
@@ -331,7 +334,11 @@ def results_chart_block(name):
         row = results.find(step, variant, (at,) * 3)
         percent = results.percent_of_vendor(row)
         title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
-        label = make_results.variant_label(step, variant) if step != "blas" else vendor
+        # The name the chart's legend and the results page give the kernel, then its words.
+        label = vendor
+        if step != "blas":
+            words = make_results.variant_label(step, variant)
+            label = f"`{variant}`" + (f": {words}" if words != variant else "")
         if at != size:
             label += f" (at {at} x {at} x {at})"
         lines.append(f"| {title} | {label} | "

@@ -51,7 +51,7 @@ const tutorial::StepDescription kStep{
      {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"}},
 };
 
-// The worked example needs 176 bytes per entry; a fixed budget keeps it independent of
+// The worked example needs 288 bytes per entry; a fixed budget keeps it independent of
 // --device-memory, which is meant for the general multiply.
 constexpr std::uint64_t kExampleBudget = 1ull << 20;
 

@@ -47,6 +47,11 @@ std::size_t elements(int rows, int cols) {
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
 
+// A row of `count` elements as stored on the device: padded to kRowAlign (see planner.hpp).
+int stored(int count) {
+    return static_cast<int>(padded(count));
+}
+
 // ---- one worker per device entry ---------------------------------------------------------------
 
 // What the workers share: the matrices, the plan, the queue of chunks and the stop flag.
@@ -120,22 +125,22 @@ class Worker {
     Worker(Job& job, int entry) : job_(job), entry_(entry) {
         const Plan& plan = job_.plan;
         a_.reserve(static_cast<std::size_t>(plan.buffers.a_buffers));
-        a_.emplace_back(elements(plan.chunk_rows, plan.k));
+        add_buffer_of_a();
         for (int i = 0; i < plan.buffers.b_buffers; ++i)
-            b_.emplace_back(elements(plan.k, plan.panel_cols));
+            b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
         slots_.resize(b_.size());
     }
 
     void allocate_rest() {
         const Plan& plan = job_.plan;
         while (a_.size() < static_cast<std::size_t>(plan.buffers.a_buffers))
-            a_.emplace_back(elements(plan.chunk_rows, plan.k));
+            add_buffer_of_a();
         for (int i = 0; i < plan.buffers.c_buffers; ++i) {
             // The test hook asks for 2^60 bytes, which no device has: the real allocation path
             // fails with its real message.
             const bool fail = entry_ == job_.options.fail_allocation_on_entry;
             c_.emplace_back(fail ? (std::size_t{1} << 60)
-                                 : elements(plan.chunk_rows, plan.panel_cols));
+                                 : elements(plan.chunk_rows, stored(plan.panel_cols)));
         }
     }
 
@@ -180,16 +185,35 @@ class Worker {
         }
     }
 
+    // A buffer for chunks of A, rows of padded(k) elements. Where k itself is not a multiple of
+    // kRowAlign, its padding columns are zeroed once: copies never write them.
+    void add_buffer_of_a() {
+        const Plan& plan = job_.plan;
+        DeviceBuffer<float>& buffer = a_.emplace_back(elements(plan.chunk_rows, stored(plan.k)));
+        if (stored(plan.k) != plan.k) {
+            HIP_CHECK(
+                hipMemsetAsync(buffer.get(), 0, buffer.size() * sizeof(float), copy_in_.get()));
+        }
+    }
+
     // Takes a chunk in `step` (0 for the first chunk, before any step).
     bool take_chunk(std::size_t step = 0);
-    // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer.
+    // Queues the copy of rows [first, first + rows) of chunk `local`'s rows of A into its buffer:
+    // one contiguous copy, or each row of k elements into a row of padded(k) where they differ.
     void copy_rows_of_a(std::size_t local, int first, int rows) {
         const Chunk& chunk = job_.plan.chunks[chunks_[local].index];
         const std::size_t k = static_cast<std::size_t>(job_.plan.k);
-        HIP_CHECK(hipMemcpyAsync(a_[chunks_[local].buffer].get() + first * k,
-                                 job_.a + (static_cast<std::size_t>(chunk.first_row) + first) * k,
-                                 elements(rows, job_.plan.k) * sizeof(float), hipMemcpyHostToDevice,
-                                 copy_in_.get()));
+        const std::size_t pitch = static_cast<std::size_t>(stored(job_.plan.k));
+        float* to = a_[chunks_[local].buffer].get() + first * pitch;
+        const float* from = job_.a + (static_cast<std::size_t>(chunk.first_row) + first) * k;
+        if (pitch == k) {
+            HIP_CHECK(hipMemcpyAsync(to, from, elements(rows, job_.plan.k) * sizeof(float),
+                                     hipMemcpyHostToDevice, copy_in_.get()));
+        } else {
+            HIP_CHECK(hipMemcpy2DAsync(to, pitch * sizeof(float), from, k * sizeof(float),
+                                       k * sizeof(float), rows, hipMemcpyHostToDevice,
+                                       copy_in_.get()));
+        }
     }
     std::size_t bring_panel(int panel_index, std::size_t oldest);
     void enqueue_tile(std::size_t local, int panel_index, std::size_t slot);
@@ -321,11 +345,18 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
     const std::size_t index = static_cast<std::size_t>(slot - slots_.begin());
     const Panel& panel = job_.plan.panels[static_cast<std::size_t>(panel_index)];
     const int k = job_.plan.k, n = job_.plan.n;
+    const int pitch = stored(panel.cols);  // elements per stored row of this panel
     PanelCopy& copy = panel_copies_.emplace_back();
     copy.start.record(copy_in_.get());
-    HIP_CHECK(hipMemcpy2DAsync(
-        b_[index].get(), panel.cols * sizeof(float), job_.b + panel.first_col, n * sizeof(float),
-        panel.cols * sizeof(float), k, hipMemcpyHostToDevice, copy_in_.get()));
+    HIP_CHECK(hipMemcpy2DAsync(b_[index].get(), pitch * sizeof(float), job_.b + panel.first_col,
+                               n * sizeof(float), panel.cols * sizeof(float), k,
+                               hipMemcpyHostToDevice, copy_in_.get()));
+    if (stored(k) != k) {
+        // The padding rows meet A's zero columns: they must be zeros too (0 x NaN is NaN). The
+        // buffer held other panels, of other widths, before: zero them for this one.
+        HIP_CHECK(hipMemsetAsync(b_[index].get() + elements(k, pitch), 0,
+                                 elements(stored(k) - k, pitch) * sizeof(float), copy_in_.get()));
+    }
     copy.done.record(copy_in_.get());
     log_.add(Operation::Kind::copy_b, oldest, panel_index, copy.start, copy.done);
     *slot = PanelSlot{};
@@ -340,7 +371,7 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
 // [enqueue tile]
 void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) {
     const Plan& plan = job_.plan;
-    const int k = plan.k, n = plan.n;
+    const int n = plan.n;
     ChunkEvents& events = chunks_[local];
     const Chunk& chunk = plan.chunks[events.index];
     const Panel& panel = plan.panels[static_cast<std::size_t>(panel_index)];
@@ -351,6 +382,9 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
     slots_[slot].last_read_by[lane] = t;
     events.last_tile[lane] = t;
     const int top_rows = t == 0 ? events.top_rows : 0;  // the worker's first tile is chunk 0's
+    // The stored row lengths (see kRowAlign): the kernel multiplies the padded matrices, a chunk
+    // of rows x k_pitch by a panel of k_pitch x pitch, and only the real columns go home.
+    const int k_pitch = stored(plan.k), pitch = stored(panel.cols);
 
     // 1. The kernel, once the chunk of A and the panel are in and the C buffer has gone home. The
     //    worker's very first tile starts on the top rows of A while the rest is still arriving.
@@ -364,12 +398,12 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
     HIP_CHECK(hipStreamWaitEvent(compute, first_rows_in.get(), 0));
     tile.kernel_start.record(compute);
     if (top_rows > 0) {
-        inner_(lane, a_chunk, b_panel, c_[c_slot].get(), top_rows, panel.cols, k, compute);
+        inner_(lane, a_chunk, b_panel, c_[c_slot].get(), top_rows, pitch, k_pitch, compute);
         HIP_CHECK(hipStreamWaitEvent(compute, events.copy_done.get(), 0));
     }
-    inner_(lane, a_chunk + static_cast<std::size_t>(top_rows) * k, b_panel,
-           c_[c_slot].get() + static_cast<std::size_t>(top_rows) * panel.cols,
-           chunk.rows - top_rows, panel.cols, k, compute);
+    inner_(lane, a_chunk + elements(top_rows, k_pitch), b_panel,
+           c_[c_slot].get() + elements(top_rows, pitch), chunk.rows - top_rows, pitch, k_pitch,
+           compute);
     tile.kernel_done.record(compute);
     log_.add(Operation::Kind::kernel, events.index, panel_index, tile.kernel_start,
              tile.kernel_done);
@@ -379,7 +413,7 @@ void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t slot) 
     tile.copy_out_start.record(copy_out_.get());
     HIP_CHECK(hipMemcpy2DAsync(
         job_.c + static_cast<std::size_t>(chunk.first_row) * n + panel.first_col, n * sizeof(float),
-        c_[c_slot].get(), panel.cols * sizeof(float), panel.cols * sizeof(float), chunk.rows,
+        c_[c_slot].get(), pitch * sizeof(float), panel.cols * sizeof(float), chunk.rows,
         hipMemcpyDeviceToHost, copy_out_.get()));
     tile.copy_out_done.record(copy_out_.get());
     log_.add(Operation::Kind::copy_c, events.index, panel_index, tile.copy_out_start,

@@ -129,9 +129,10 @@ std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
 BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols) {
     const std::uint64_t chunks = ceil_div(request.m, chunk_rows);
     const std::uint64_t panels = ceil_div(request.n, panel_cols);
+    // Stored rows are padded to kRowAlign elements (see kRowAlign).
     const std::uint64_t rows = static_cast<std::uint64_t>(chunk_rows);
-    const std::uint64_t cols = static_cast<std::uint64_t>(panel_cols);
-    const std::uint64_t k = static_cast<std::uint64_t>(request.k);
+    const std::uint64_t cols = padded(panel_cols);
+    const std::uint64_t k = padded(request.k);
     BufferSet set;
     // No more buffers of a kind than the plan can use at once (see BufferSet).
     const std::uint64_t computing = std::min<std::uint64_t>(chunks, kChunksAtOnce);
@@ -148,10 +149,11 @@ Plan plan_multiply(const PlanRequest& request) {
     check_request(request);
     const int m = request.m, n = request.n, k = request.k;
     // The kernels index a buffer with 32-bit ints, so no buffer may hold more than INT_MAX
-    // elements: a chunk of A has rows x k, a panel of B k x cols.
-    const int index_limit = INT_MAX / k;
+    // elements: a chunk of A has rows x padded(k), a panel of B padded(k) x padded(cols). The
+    // limit is a multiple of kRowAlign, so that a panel's padded width stays within it too.
+    const int index_limit = static_cast<int>(INT_MAX / padded(k) / kRowAlign * kRowAlign);
     auto fits = [&](int rows, int cols) {
-        return static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) <= INT_MAX &&
+        return static_cast<std::uint64_t>(rows) * padded(cols) <= INT_MAX &&
                buffers_for(request, rows, cols).total_bytes() <= request.budget_bytes;
     };
 

@@ -42,6 +42,20 @@ constexpr int kPanelBuffers = 2;
 /// ones leave more of the budget to the chunks of A.
 constexpr int kPreferredPanelCols = 2048;
 
+/// Every row of a device buffer starts on a 16-byte boundary, whatever n and k are, so that the
+/// inner kernels keep their float4 path (steps 05 and 06 fall back to scalar accesses otherwise):
+/// a chunk of A is stored with its k columns padded to a multiple of kRowAlign elements, a panel
+/// of B and a tile of C with their columns padded likewise, and B's panels get the padded k rows.
+/// The padding of A and B holds zeros, so the padded product equals the real one in every real
+/// element of C, and the padded columns of C are never copied home.
+constexpr int kRowAlign = 4;
+
+/// `count` rounded up to a multiple of kRowAlign: the stored length of a row of `count` elements.
+constexpr std::uint64_t padded(int count) {
+    const auto value = static_cast<std::uint64_t>(count);
+    return (value + kRowAlign - 1) / kRowAlign * kRowAlign;
+}
+
 /// What the planner is asked: the shapes (C is m x n, A is m x k, B is k x n), the element size,
 /// how many device entries share the work and how much memory each entry may use.
 struct PlanRequest {
@@ -72,9 +86,10 @@ struct Panel {
 /// kPanelBuffers panels of B (one read while the next arrives) and a tile of C per computing chunk
 /// plus one on its way home; fewer where the plan has fewer chunks, panels or tiles.
 struct BufferSet {
-    int a_buffers = 0;  ///< chunks of A: rows x k
-    int b_buffers = 0;  ///< panels of B: k x cols; one when a single panel covers B (it stays)
-    int c_buffers = 0;  ///< tiles of C: rows x cols
+    int a_buffers = 0;  ///< chunks of A: rows x padded(k)
+    int b_buffers = 0;  ///< panels of B: padded(k) x padded(cols); one when a single panel covers
+                        ///< B (it stays)
+    int c_buffers = 0;  ///< tiles of C: rows x padded(cols)
     std::uint64_t a_bytes = 0;  ///< bytes of one A buffer
     std::uint64_t b_bytes = 0;  ///< bytes of one B buffer
     std::uint64_t c_bytes = 0;  ///< bytes of one C buffer

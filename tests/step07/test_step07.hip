@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <ostream>
@@ -140,7 +141,7 @@ struct PlanCase {
 const PlanCase kPlanCases[] = {
     {"budget_all_one_chunk_one_panel", 0, 0, 0, 1, 1},
     {"budget_700000_two_chunks_five_panels", 700000, 0, 0, 2, 5},
-    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 21, 33},
+    {"budget_64KiB_many_chunks_many_panels", 64 * 1024, 0, 0, 22, 33},
     {"fixed_two_chunks_two_panels", 0, 151, 259, 2, 2},
     {"fixed_many_chunks_many_panels", 0, 7, 13, 43, 40},
     {"fixed_many_chunks_two_panels", 0, 7, 259, 43, 2},
@@ -288,6 +289,78 @@ TEST(Step07, OverwritesCInsteadOfAccumulating) {
         step07::gemm(a.data(), b.data(), c.data(), m, n, k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// k = 7 is stored as 8 and the panels of 12, 12 and 5 columns as 12, 12 and 8 (kRowAlign): the
+// padding must hold zeros wherever it meets a real element, also in a buffer of B that held a
+// wider panel before. NaNs in the first two panels of B must make exactly those columns of C NaN
+// and leave the last panel's columns right; NaNs in rows of A exactly those rows of C.
+TEST(Step07, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
+    TUTORIAL_REQUIRE_GPU();
+    const int m = 9, n = 29, k = 7, poisoned_cols = 24;
+    auto poisoned_row = [](int i) { return i == 1 || i == 4 || i == 8; };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 811);
+    tutorial::fill_random(b, 812);
+    Matrix<float> b_poisoned = b, a_poisoned = a;
+    for (int r = 0; r < k; ++r)
+        for (int j = 0; j < poisoned_cols; ++j)
+            b_poisoned(r, j) = nan;
+    for (int i = 0; i < m; ++i)
+        for (int r = 0; r < k && poisoned_row(i); ++r)
+            a_poisoned(i, r) = nan;
+    // The last panel's columns of B and C, and the rows of A and C without NaNs.
+    Matrix<float> b_clean(k, n - poisoned_cols), a_clean(m - 3, k);
+    for (int r = 0; r < k; ++r)
+        for (int j = poisoned_cols; j < n; ++j)
+            b_clean(r, j - poisoned_cols) = b(r, j);
+    for (int i = 0, row = 0; i < m; ++i) {
+        if (poisoned_row(i))
+            continue;
+        for (int r = 0; r < k; ++r)
+            a_clean(row, r) = a(i, r);
+        ++row;
+    }
+    MultiGpuOptions options;
+    options.chunk_rows = 4;
+    options.panel_cols = 12;
+    for (const InnerKernel inner : step07::all_inner_kernels()) {
+        if (step07::inner_kernel_unavailable(inner))
+            continue;  // the vendor BLAS on a build without one
+        options.inner = inner;
+        const std::string name = step07::inner_kernel_name(inner);
+
+        step07::gemm(a.data(), b_poisoned.data(), c.data(), m, n, k, options);
+        Matrix<float> c_clean(m, n - poisoned_cols);
+        for (int i = 0; i < m; ++i) {
+            for (int j = 0; j < n; ++j) {
+                if (j < poisoned_cols) {
+                    EXPECT_TRUE(std::isnan(c(i, j))) << name << ": C(" << i << ", " << j << ")";
+                } else {
+                    c_clean(i, j - poisoned_cols) = c(i, j);
+                }
+            }
+        }
+        const auto columns = tutorial::verify_gemm(a, b_clean, c_clean);
+        EXPECT_TRUE(columns.passed) << name << ", the last panel: " << columns.summary();
+
+        step07::gemm(a_poisoned.data(), b.data(), c.data(), m, n, k, options);
+        Matrix<float> c_rows(m - 3, n);
+        for (int i = 0, row = 0; i < m; ++i) {
+            const bool poisoned = poisoned_row(i);
+            for (int j = 0; j < n; ++j) {
+                if (poisoned) {
+                    EXPECT_TRUE(std::isnan(c(i, j))) << name << ": C(" << i << ", " << j << ")";
+                } else {
+                    c_rows(row, j) = c(i, j);
+                }
+            }
+            row += poisoned ? 0 : 1;
+        }
+        const auto rows = tutorial::verify_gemm(a_clean, b, c_rows);
+        EXPECT_TRUE(rows.passed) << name << ", the rows without NaNs: " << rows.summary();
+    }
 }
 
 TEST(Step07, EmptyProductsNeedNoDevice) {

@@ -62,12 +62,15 @@ void expect_partition(const std::vector<Piece>& pieces, int total, int size, Fir
 // computing chunk plus one going home, fewer only when there are not that many.
 std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t e = plan.element_bytes;
+    // Stored rows start on 16-byte boundaries: k and the panel width are rounded up to 4 floats.
+    auto four = [](int count) { return (static_cast<std::uint64_t>(count) + 3) / 4 * 4; };
     const std::uint64_t rows = static_cast<std::uint64_t>(plan.chunk_rows);
-    const std::uint64_t cols = static_cast<std::uint64_t>(plan.panel_cols);
+    const std::uint64_t cols = four(plan.panel_cols);
+    const std::uint64_t k = four(plan.k);
     const std::uint64_t chunks = plan.chunks.size(), panels = plan.panels.size();
     const std::uint64_t computing = std::min<std::uint64_t>(2, chunks);
-    return std::min<std::uint64_t>(3, chunks) * rows * plan.k * e +
-           std::min<std::uint64_t>(2, panels) * plan.k * cols * e +
+    return std::min<std::uint64_t>(3, chunks) * rows * k * e +
+           std::min<std::uint64_t>(2, panels) * k * cols * e +
            std::min<std::uint64_t>(computing + 1, chunks * panels) * rows * cols * e;
 }
 
@@ -129,8 +132,9 @@ TEST(Step07Planner, EachEntrysLiveBuffersFitTheBudget) {
         const Plan plan = step07::plan_multiply(r);
         EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
         EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
-        EXPECT_LE(static_cast<long long>(plan.chunk_rows) * r.k, 2147483647LL) << describe(r);
-        EXPECT_LE(static_cast<long long>(plan.panel_cols) * r.k, 2147483647LL) << describe(r);
+        const long long k = (r.k + 3) / 4 * 4, cols = (plan.panel_cols + 3) / 4 * 4;
+        EXPECT_LE(plan.chunk_rows * k, 2147483647LL) << describe(r);
+        EXPECT_LE(cols * k, 2147483647LL) << describe(r);
     }
 }
 
@@ -205,33 +209,35 @@ TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
 }
 
 TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
-    // 301 x 517 x 203 floats, worked out by hand in the comments.
+    // 301 x 517 x 203 floats, worked out by hand in the comments. Stored rows are padded to 4
+    // floats: A's to 204, B's to 204 rows of the panel's width rounded up, C's to that width.
     // Everything fits: one chunk, one panel, B resident, one buffer of each.
     const Plan all = step07::plan_multiply(request(301, 517, 203, 80 * kGiB));
     EXPECT_EQ(all.chunks.size(), 1u);
     EXPECT_EQ(all.panels.size(), 1u);
     EXPECT_TRUE(all.b_resident());
-    EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 203 + 203 * 517 + 301 * 517));
+    EXPECT_EQ(all.buffers.total_bytes(), 4u * (301 * 204 + 204 * 520 + 301 * 520));
 
-    // 700,000 bytes, against a 128-wide panel (two buffers of B, 207,872 bytes): one chunk of 301
-    // rows needs 760,508 with two tiles of C. Two chunks take two buffers of A and three tiles,
-    // 3,160 bytes a row: at most 155 rows. Spreading them as multiples of 128 would take three
+    // 700,000 bytes, against a 128-wide panel (two buffers of B, 208,896 bytes): one chunk of 301
+    // rows needs 762,736 with two tiles of C. Two chunks take two buffers of A and three tiles,
+    // 3,168 bytes a row: at most 155 rows. Spreading them as multiples of 128 would take three
     // chunks, and a third buffer of A with them, which does not fit: 155 and 146. The panels get
-    // what is left, 3,484 bytes a column: 128, five panels (4 x 128 + 5).
+    // what is left, 3,492 bytes a column: 128, five panels (4 x 128 + 5).
     const Plan two = step07::plan_multiply(request(301, 517, 203, 700000));
     EXPECT_EQ(two.chunk_rows, 155);
     EXPECT_EQ(two.chunks.size(), 2u);
     EXPECT_EQ(two.panel_cols, 128);
     EXPECT_EQ(two.panels.size(), 5u);
     EXPECT_EQ(two.buffers.total_bytes(),
-              2u * 155 * 203 * 4 + 2u * 203 * 128 * 4 + 3u * 155 * 128 * 4);
+              2u * 155 * 204 * 4 + 2u * 204 * 128 * 4 + 3u * 155 * 128 * 4);
 
-    // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 207,872
-    // bytes), so both shrink together: 4,060 s + 12 s^2 bytes for a side of s, at most 15. The
-    // panels then get 1,804 bytes a column: 16.
+    // 64 KiB: not even one row fits next to a 128-wide panel (two buffers of B are 208,896
+    // bytes), so both shrink together: 2,448 s + 1,632 p + 12 s p bytes for a side of s stored as
+    // p (s rounded up to 4): 15 needs 65,712, so at most 14, 22 chunks (21 x 14 + 7). The panels
+    // then get 1,800 bytes a stored column: 16.
     const Plan many = step07::plan_multiply(request(301, 517, 203, 64 * 1024));
-    EXPECT_EQ(many.chunk_rows, 15);
-    EXPECT_EQ(many.chunks.size(), 21u);
+    EXPECT_EQ(many.chunk_rows, 14);
+    EXPECT_EQ(many.chunks.size(), 22u);
     EXPECT_EQ(many.panel_cols, 16);
     EXPECT_EQ(many.panels.size(), 33u);
 
@@ -291,8 +297,9 @@ TEST(Step07Planner, DescriptionNamesCountsAndBytes) {
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (32 bytes), 3 x C tile (16 bytes) = "
-                        "176 bytes of a 1.00 MiB budget"),
+    // Rows stored padded to 4 floats: a panel of 2 columns takes 4 x 4 floats, a tile 2 x 4.
+    EXPECT_NE(text.find("2 x A chunk (32 bytes), 2 x B panel (64 bytes), 3 x C tile (32 bytes) = "
+                        "288 bytes of a 1.00 MiB budget"),
               std::string::npos)
         << text;
 }

@@ -119,9 +119,10 @@ struct PanelSlot {
 // read the same panel, so each byte of B that crosses the host link meets the rows of both.
 class Worker {
   public:
-    // Allocates what the first copies need: one buffer of A and the buffers of B. The rest waits
-    // for allocate_rest(), which run() calls once those copies are queued, so that the host's
-    // set-up overlaps them instead of delaying them.
+    // Allocates what the first copies and the first kernel need: one buffer of A, the buffers of
+    // B and one tile of C. The rest waits for allocate_rest(), which run() calls once they are
+    // queued: allocating hundreds of MiB takes the host milliseconds, which then overlap the
+    // first copies instead of delaying them.
     Worker(Job& job, int entry) : job_(job), entry_(entry) {
         const Plan& plan = job_.plan;
         a_.reserve(static_cast<std::size_t>(plan.buffers.a_buffers));
@@ -129,19 +130,16 @@ class Worker {
         for (int i = 0; i < plan.buffers.b_buffers; ++i)
             b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
         slots_.resize(b_.size());
+        add_buffer_of_c();
     }
 
+    // Allocates whatever buffers the plan has and the worker does not yet.
     void allocate_rest() {
         const Plan& plan = job_.plan;
         while (a_.size() < static_cast<std::size_t>(plan.buffers.a_buffers))
             add_buffer_of_a();
-        for (int i = 0; i < plan.buffers.c_buffers; ++i) {
-            // The test hook asks for 2^60 bytes, which no device has: the real allocation path
-            // fails with its real message.
-            const bool fail = entry_ == job_.options.fail_allocation_on_entry;
-            c_.emplace_back(fail ? (std::size_t{1} << 60)
-                                 : elements(plan.chunk_rows, stored(plan.panel_cols)));
-        }
+        while (c_.size() < static_cast<std::size_t>(plan.buffers.c_buffers))
+            add_buffer_of_c();
     }
 
     // Waits for the streams before the buffers go: nothing may still copy into freed memory, also
@@ -194,6 +192,14 @@ class Worker {
             HIP_CHECK(
                 hipMemsetAsync(buffer.get(), 0, buffer.size() * sizeof(float), copy_in_.get()));
         }
+    }
+
+    void add_buffer_of_c() {
+        // The test hook asks for 2^60 bytes, which no device has: the real allocation path fails
+        // with its real message.
+        const bool fail = entry_ == job_.options.fail_allocation_on_entry;
+        c_.emplace_back(fail ? (std::size_t{1} << 60)
+                             : elements(job_.plan.chunk_rows, stored(job_.plan.panel_cols)));
     }
 
     // Takes a chunk in `step` (0 for the first chunk, before any step).
@@ -265,7 +271,8 @@ void Worker::run() {
                                job_.plan.chunks[first.index].rows - first.top_rows);
                 first.copy_done.record(copy_in_.get());
             }
-            allocate_rest();  // while the first chunk of A and the first panel arrive
+            if (more && take_step(chunks_.size(), panels) == 0)
+                allocate_rest();  // the chunk taken now needs its buffer of A
         }
         while (more && take_step(chunks_.size(), panels) <= step) {
             // The host waits until step - kQueueLagSteps is done: the chunk stays in the queue
@@ -280,6 +287,8 @@ void Worker::run() {
         step_tiles_.push_back(tiles_.size());
         for (const std::size_t j : computing_in(step))  // with the chunks that joined just now
             enqueue_tile(j, panel, slot);
+        if (step == 0)
+            allocate_rest();  // while the first copies and the first kernel run
     }
     for (const Stream* stream : streams())
         stream->synchronize();

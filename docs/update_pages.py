@@ -237,12 +237,16 @@ def stamp_paragraph(results, name, page_depth):
 
 
 def kernel_label(step, variant, own_step):
-    label = make_results.variant_label(step, variant)
-    if (step, variant) in make_results.DEFAULT_VARIANTS:
-        label += " (the default)"
+    """The name the chart's legend, the results page and the main page's table give the kernel,
+    then what it is in words: `naive_b16` (step 02's default): x → column (coalesced), ..."""
+    label = f"`{variant}`"
+    default = (step, variant) in make_results.DEFAULT_VARIANTS
     if step != own_step:
-        label = f"step {step}, {label}"
-    return label
+        label += f" (step {step}'s default)" if default else f" (step {step})"
+    elif default:
+        label += " (the default)"
+    words = make_results.variant_label(step, variant)
+    return label + (f": {words}" if words != variant else "")
 
 
 def performance_block(step, name, compare):
@@ -334,11 +338,7 @@ def results_chart_block(name):
         row = results.find(step, variant, (at,) * 3)
         percent = results.percent_of_vendor(row)
         title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
-        # The name the chart's legend and the results page give the kernel, then its words.
-        label = vendor
-        if step != "blas":
-            words = make_results.variant_label(step, variant)
-            label = f"`{variant}`" + (f": {words}" if words != variant else "")
+        label = kernel_label(step, variant, step) if step != "blas" else vendor
         if at != size:
             label += f" (at {at} x {at} x {at})"
         lines.append(f"| {title} | {label} | "

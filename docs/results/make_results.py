@@ -99,7 +99,7 @@ CHART_STYLE = {
 
 
 def variant_label(step, variant):
-    """What a kernel is, in words, for the tables."""
+    """What a kernel is, in words, for the tables (the variant's own name where none is known)."""
     match = re.fullmatch(r"naive_b(\d+)", variant)
     if match:
         return f"x → column (coalesced), {match[1]} x {match[1]} blocks"
@@ -111,6 +111,13 @@ def variant_label(step, variant):
         return f"{match[1]} x {match[1]} tiles"
     if variant == "serial":
         return "serial triple loop, on the CPU"
+    if step == "05":
+        # Step 05's table of variants, in short.
+        words = {"seed": "4 x 4 outputs per thread, B read from global memory",
+                 "lds_ab": "4 x 4 outputs per thread, A and B in shared memory",
+                 "reg8x8": "128 x 128 tiles, 8 x 8 outputs per thread",
+                 "reg8x8_db": "128 x 128 tiles, 8 x 8 outputs per thread, double-buffered"}
+        return words.get(variant, variant)
     if step == "06":
         match = re.fullmatch(r"(\d+)x(\d+)", variant)
         if match:

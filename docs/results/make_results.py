@@ -76,6 +76,12 @@ STEP_PAGES = {
     "06": "steps/06_every_shape/README.md",
     "07": "steps/07_multi_gpu_stream/README.md",
 }
+# What a suite measures, for the results page's title, by the end of its file's name after the
+# GPU's ("nvidia-h100-80gb-hbm3-shapes": "shapes"); the GPU's name alone is the suite of every step.
+SUITE_TITLES = {
+    "": "every step",
+    "shapes": "step 06 shapes",
+}
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
 
@@ -130,6 +136,21 @@ def variant_label(step, variant):
 def slug(name):
     """'NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def short_gpu_name(name):
+    """'NVIDIA H100 80GB HBM3' -> 'H100': without the vendor and the memory, for titles that the
+    docs' navigation shows in a narrow column."""
+    words = [word for word in name.split()
+             if word not in ("NVIDIA", "AMD") and not re.fullmatch(r"\d+GB|HBM\d*e?", word)]
+    return " ".join(words) or name
+
+
+def page_title(results, name):
+    """'H100 results: every step': short, and the suites of one GPU differ early."""
+    gpu = slug(results.gpu)
+    suite = name[len(gpu):].strip("-") if name.startswith(gpu) else name
+    return f"{short_gpu_name(results.gpu)} results: {SUITE_TITLES.get(suite, suite)}"
 
 
 def page_id(name):
@@ -389,16 +410,14 @@ def results_page(results, name):
     peak, peak_how = results.peak()
     vendor = results.vendor_name or "the vendor BLAS"
     first = results.header
-    title = f"Benchmark results: {results.gpu}"
-    if name != slug(results.gpu):
-        title += f" ({name})"
-    lines = [f"# {title} <!-- {{#{page_id(name)}}} -->", "",
+    lines = [f"# {page_title(results, name)} <!-- {{#{page_id(name)}}} -->", "",
              "<!-- Written by docs/results/make_results.py from the JSON file named below; "
              "edit that script, not this page. -->", "",
-             f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
-             f"tutorial's benchmark (`bench/benchmark.hip`), and was turned into this page "
-             f"and the chart by `docs/results/make_results.py`. The step pages quote their rows "
-             f"from the same file.", "",
+             f"Every figure on this page, measured on the {results.gpu}, comes from "
+             f"`docs/results/{name}.json`, written by the tutorial's benchmark "
+             f"(`bench/benchmark.hip`), and was turned into this page and the chart by "
+             f"`docs/results/make_results.py`. The step pages quote their rows from the same "
+             f"file.", "",
              "| how it was measured | |", "|---|---|"]
     gpu = results.gpu
     if first.get("multiprocessors"):

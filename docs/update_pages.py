@@ -232,7 +232,7 @@ def stamp_paragraph(results, name, page_depth):
     return (f"Measured on an {results.gpu} ({results.driver_text()}) with {results.vendor_blas} "
             f"on the same inputs, by the tutorial's benchmark {when}. Every kernel was verified "
             f"against the double-precision reference before it was timed, and the median of its "
-            f"timed runs counts. All figures: [benchmark results on the {results.gpu}]"
+            f"timed runs counts. All figures: [{make_results.page_title(results, name)}]"
             f"({up}docs/results/{name}.md), from `docs/results/{name}.json`.")
 
 

@@ -176,12 +176,6 @@ def format_percent(value):
     return f"{value:.1f}%" if value < 99.95 else f"{value:.0f}%"
 
 
-def code_span(text):
-    """Markdown code: in double backticks where the text has a single quote, which Doxygen would
-    otherwise take for the end of a `quoted' phrase and so break the span."""
-    return f"`` {text} ``" if "'" in text else f"`{text}`"
-
-
 def shape_label(shape):
     m, n, k = shape
     return f"{m} x {n} x {k}"
@@ -434,11 +428,18 @@ def results_page(results, name):
     lines.append(f"| vendor BLAS | {results.vendor_blas} |")
     if first.get("host_cpu"):
         lines.append(f"| CPU (step 01) | {first['host_cpu']} |")
+    commands = []
     for index, run in enumerate(results.runs):
         label = "run" if len(results.runs) == 1 else f"run {index + 1} ({run['file']})"
-        command = f", {code_span(run['command'])}" if run.get("command") else ""
-        lines.append(f"| {label} | {run['date']}, commit `{run['commit']}`{command} |")
+        lines.append(f"| {label} | {run['date']}, commit `{run['commit']}` |")
+        if run.get("command"):
+            commands += ([f"# {label}"] if len(results.runs) > 1 else []) + [run["command"]]
     lines.append(f"| timing | {timing_text(results)} |")
+    if commands:
+        # Below the table, in a code box that scrolls: in a cell, a long argument without a space
+        # (a list of shapes) would widen the whole table past the page.
+        lines += ["", "The benchmark's command line" + ("s:" if len(results.runs) > 1 else ":"),
+                  "", "```", *commands, "```"]
     lines += ["", f"![GFLOPS against size: each step's fastest kernel, {vendor} and the FP32 peak"
                   f" on {results.gpu}]({name}.svg)", ""]
     lines += ["## GFLOPS at square sizes (m = n = k)", "",

@@ -286,12 +286,13 @@ def performance_block(step, name, compare):
             intro += (f", {vendor} took {make_results.format_ms(vendor_row['median_ms'])} ms "
                       f"({make_results.thousands(vendor_row['gflops'])} GFLOPS)")
         parts += [intro + ":", ""]
-        header = ["kernel", "time", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
+        # The unit in the header: "24.82 ms" in a narrow column would break between its words.
+        header = ["kernel", "time (ms)", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
         lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4]
         for s, v in kernels:
             row = results.find(s, v, shape)
             percent = results.percent_of_vendor(row)
-            cells = [kernel_label(s, v, step), f"{make_results.format_ms(row['median_ms'])} ms",
+            cells = [kernel_label(s, v, step), make_results.format_ms(row["median_ms"]),
                      make_results.format_gflops(row["gflops"]),
                      make_results.format_percent(percent) if percent is not None else "-",
                      make_results.format_percent(100 * row["gflops"] / peak) if peak else "-"]

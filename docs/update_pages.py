@@ -232,17 +232,21 @@ def stamp_paragraph(results, name, page_depth):
     return (f"Measured on an {results.gpu} ({results.driver_text()}) with {results.vendor_blas} "
             f"on the same inputs, by the tutorial's benchmark {when}. Every kernel was verified "
             f"against the double-precision reference before it was timed, and the median of its "
-            f"timed runs counts. All figures: [benchmark results on the {results.gpu}]"
+            f"timed runs counts. All figures: [{make_results.page_title(results, name)}]"
             f"({up}docs/results/{name}.md), from `docs/results/{name}.json`.")
 
 
 def kernel_label(step, variant, own_step):
-    label = make_results.variant_label(step, variant)
-    if (step, variant) in make_results.DEFAULT_VARIANTS:
-        label += " (the default)"
+    """The name the chart's legend, the results page and the main page's table give the kernel,
+    then what it is in words: `naive_b16` (step 02's default): x → column (coalesced), ..."""
+    label = f"`{variant}`"
+    default = (step, variant) in make_results.DEFAULT_VARIANTS
     if step != own_step:
-        label = f"step {step}, {label}"
-    return label
+        label += f" (step {step}'s default)" if default else f" (step {step})"
+    elif default:
+        label += " (the default)"
+    words = make_results.variant_label(step, variant)
+    return label + (f": {words}" if words != variant else "")
 
 
 def performance_block(step, name, compare):
@@ -282,12 +286,13 @@ def performance_block(step, name, compare):
             intro += (f", {vendor} took {make_results.format_ms(vendor_row['median_ms'])} ms "
                       f"({make_results.thousands(vendor_row['gflops'])} GFLOPS)")
         parts += [intro + ":", ""]
-        header = ["kernel", "time", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
+        # The unit in the header: "24.82 ms" in a narrow column would break between its words.
+        header = ["kernel", "time (ms)", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
         lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4]
         for s, v in kernels:
             row = results.find(s, v, shape)
             percent = results.percent_of_vendor(row)
-            cells = [kernel_label(s, v, step), f"{make_results.format_ms(row['median_ms'])} ms",
+            cells = [kernel_label(s, v, step), make_results.format_ms(row["median_ms"]),
                      make_results.format_gflops(row["gflops"]),
                      make_results.format_percent(percent) if percent is not None else "-",
                      make_results.format_percent(100 * row["gflops"] / peak) if peak else "-"]
@@ -334,11 +339,7 @@ def results_chart_block(name):
         row = results.find(step, variant, (at,) * 3)
         percent = results.percent_of_vendor(row)
         title = f"{step} {make_results.STEP_TITLES.get(step, '')}" if step != "blas" else "-"
-        # The name the chart's legend and the results page give the kernel, then its words.
-        label = vendor
-        if step != "blas":
-            words = make_results.variant_label(step, variant)
-            label = f"`{variant}`" + (f": {words}" if words != variant else "")
+        label = kernel_label(step, variant, step) if step != "blas" else vendor
         if at != size:
             label += f" (at {at} x {at} x {at})"
         lines.append(f"| {title} | {label} | "

@@ -76,6 +76,12 @@ STEP_PAGES = {
     "06": "steps/06_every_shape/README.md",
     "07": "steps/07_multi_gpu_stream/README.md",
 }
+# What a suite measures, for the results page's title, by the end of its file's name after the
+# GPU's ("nvidia-h100-80gb-hbm3-shapes": "shapes"); the GPU's name alone is the suite of every step.
+SUITE_TITLES = {
+    "": "every step",
+    "shapes": "step 06 shapes",
+}
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
 
@@ -99,7 +105,7 @@ CHART_STYLE = {
 
 
 def variant_label(step, variant):
-    """What a kernel is, in words, for the tables."""
+    """What a kernel is, in words, for the tables (the variant's own name where none is known)."""
     match = re.fullmatch(r"naive_b(\d+)", variant)
     if match:
         return f"x → column (coalesced), {match[1]} x {match[1]} blocks"
@@ -111,6 +117,13 @@ def variant_label(step, variant):
         return f"{match[1]} x {match[1]} tiles"
     if variant == "serial":
         return "serial triple loop, on the CPU"
+    if step == "05":
+        # Step 05's table of variants, in short.
+        words = {"seed": "4 x 4 outputs per thread, B read from global memory",
+                 "lds_ab": "4 x 4 outputs per thread, A and B in shared memory",
+                 "reg8x8": "128 x 128 tiles, 8 x 8 outputs per thread",
+                 "reg8x8_db": "128 x 128 tiles, 8 x 8 outputs per thread, double-buffered"}
+        return words.get(variant, variant)
     if step == "06":
         match = re.fullmatch(r"(\d+)x(\d+)", variant)
         if match:
@@ -123,6 +136,21 @@ def variant_label(step, variant):
 def slug(name):
     """'NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def short_gpu_name(name):
+    """'NVIDIA H100 80GB HBM3' -> 'H100': without the vendor and the memory, for titles that the
+    docs' navigation shows in a narrow column."""
+    words = [word for word in name.split()
+             if word not in ("NVIDIA", "AMD") and not re.fullmatch(r"\d+GB|HBM\d*e?", word)]
+    return " ".join(words) or name
+
+
+def page_title(results, name):
+    """'H100 results: every step': short, and the suites of one GPU differ early."""
+    gpu = slug(results.gpu)
+    suite = name[len(gpu):].strip("-") if name.startswith(gpu) else name
+    return f"{short_gpu_name(results.gpu)} results: {SUITE_TITLES.get(suite, suite)}"
 
 
 def page_id(name):
@@ -146,12 +174,6 @@ def format_percent(value):
     if value < 0.095:
         return f"{value:.2g}%"
     return f"{value:.1f}%" if value < 99.95 else f"{value:.0f}%"
-
-
-def code_span(text):
-    """Markdown code: in double backticks where the text has a single quote, which Doxygen would
-    otherwise take for the end of a `quoted' phrase and so break the span."""
-    return f"`` {text} ``" if "'" in text else f"`{text}`"
 
 
 def shape_label(shape):
@@ -382,16 +404,14 @@ def results_page(results, name):
     peak, peak_how = results.peak()
     vendor = results.vendor_name or "the vendor BLAS"
     first = results.header
-    title = f"Benchmark results: {results.gpu}"
-    if name != slug(results.gpu):
-        title += f" ({name})"
-    lines = [f"# {title} <!-- {{#{page_id(name)}}} -->", "",
+    lines = [f"# {page_title(results, name)} <!-- {{#{page_id(name)}}} -->", "",
              "<!-- Written by docs/results/make_results.py from the JSON file named below; "
              "edit that script, not this page. -->", "",
-             f"Every figure on this page comes from `docs/results/{name}.json`, written by the "
-             f"tutorial's benchmark (`bench/benchmark.hip`), and was turned into this page "
-             f"and the chart by `docs/results/make_results.py`. The step pages quote their rows "
-             f"from the same file.", "",
+             f"Every figure on this page, measured on the {results.gpu}, comes from "
+             f"`docs/results/{name}.json`, written by the tutorial's benchmark "
+             f"(`bench/benchmark.hip`), and was turned into this page and the chart by "
+             f"`docs/results/make_results.py`. The step pages quote their rows from the same "
+             f"file.", "",
              "| how it was measured | |", "|---|---|"]
     gpu = results.gpu
     if first.get("multiprocessors"):
@@ -408,11 +428,18 @@ def results_page(results, name):
     lines.append(f"| vendor BLAS | {results.vendor_blas} |")
     if first.get("host_cpu"):
         lines.append(f"| CPU (step 01) | {first['host_cpu']} |")
+    commands = []
     for index, run in enumerate(results.runs):
         label = "run" if len(results.runs) == 1 else f"run {index + 1} ({run['file']})"
-        command = f", {code_span(run['command'])}" if run.get("command") else ""
-        lines.append(f"| {label} | {run['date']}, commit `{run['commit']}`{command} |")
+        lines.append(f"| {label} | {run['date']}, commit `{run['commit']}` |")
+        if run.get("command"):
+            commands += ([f"# {label}"] if len(results.runs) > 1 else []) + [run["command"]]
     lines.append(f"| timing | {timing_text(results)} |")
+    if commands:
+        # Below the table, in a code box that scrolls: in a cell, a long argument without a space
+        # (a list of shapes) would widen the whole table past the page.
+        lines += ["", "The benchmark's command line" + ("s:" if len(results.runs) > 1 else ":"),
+                  "", "```", *commands, "```"]
     lines += ["", f"![GFLOPS against size: each step's fastest kernel, {vendor} and the FP32 peak"
                   f" on {results.gpu}]({name}.svg)", ""]
     lines += ["## GFLOPS at square sizes (m = n = k)", "",

@@ -350,30 +350,47 @@ def results_chart_block(name):
     return "\n".join(lines) + "\n"
 
 
-def multi_gpu_label(row, vendor):
-    names = {"step06": "step 06 kernel", "step05": "step 05 kernel", "step04": "step 04 kernel",
-             "vendor": vendor}
-    if row["measurement"] != "cublasxt" and row["inner"] not in names:
-        raise RuntimeError(f"inner kernel '{row['inner']}' has no name in update_pages.py")
-    kernel = names.get(row.get("inner"), vendor)
-    if row["measurement"] == "resident":
-        return f"{kernel} alone, matrices already on the device"
+# Step 07's inner kernels (its --inner values) by the names the chart and the other pages' tables
+# give them: step 06's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
+# 32 x 32 tiles.
+INNER_KERNELS = {"step06": ("06", "rule"), "step05": ("05", "reg8x8_db"), "step04": ("04", "tiled32")}
+
+
+def inner_kernel(inner, vendor, short=False):
+    """`rule` (step 06's default): ..., or the vendor BLAS; short: without the words."""
+    if inner == "vendor":
+        return vendor
+    if inner not in INNER_KERNELS:
+        raise RuntimeError(f"inner kernel '{inner}' has no name in update_pages.py")
+    step, variant = INNER_KERNELS[inner]
+    if short:
+        return f"`{variant}` (step {step})"
+    label = kernel_label(step, variant, "07")
+    return label + ", K not split" if inner == "step06" else label
+
+
+def multi_gpu_row_names(row, vendor):
+    """The kernel and the run of one row of the multi-GPU table."""
     if row["measurement"] == "cublasxt":
-        return f"cuBLASXt, block dim {row['block_dim']}"
-    label = f"step 07 with the {kernel}" if kernel != vendor else f"step 07 with {vendor} inside"
+        return "cuBLASXt", f"block dim {row['block_dim']}"
+    kernel = inner_kernel(row["inner"], vendor)
+    if row["measurement"] == "resident":
+        return kernel, "resident"
     if row.get("budget_from") == "cublasxt":
-        label += ", within cuBLASXt's memory"
-    return label
+        return kernel, "streamed at cuBLASXt's memory"
+    return kernel, "streamed"
 
 
-def multi_gpu_memory(row):
-    mib = 1 << 20
-    parts = []
-    if "plan_bytes" in row:
-        parts.append(f"{make_results.thousands(row['plan_bytes'] / mib)} MiB plan")
-    if "device_memory_used_bytes" in row:
-        parts.append(f"{make_results.thousands(row['device_memory_used_bytes'] / mib)} MiB used")
-    return ", ".join(parts) or "-"
+def multi_gpu_ratio_name(name, vendor):
+    """A ratio's name in the benchmark ('stream step06 on 1 device / resident step06') in the
+    table's words ('streamed `rule` (step 06) on 1 device / resident `rule` (step 06)')."""
+    name = re.sub(r"\bstream\b", "streamed", name)
+    name = re.sub(r"\bvendor\b", vendor, name)
+    return re.sub(r"\bstep0\d\b", lambda found: inner_kernel(found[0], vendor, short=True), name)
+
+
+def mib_or_dash(row, key):
+    return make_results.thousands(row[key] / (1 << 20)) if key in row else "-"
 
 
 def multi_gpu_block(name):
@@ -390,24 +407,36 @@ def multi_gpu_block(name):
              f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
              f"n = {run['n']}, a budget of {budget} MiB per device entry, from "
              f"`docs/results/{name}.json`.", ""]
-    lines = ["| what | devices | plan | time | GFLOPS | device memory | kernels busy |",
-             "|---|---|---|---:|---:|---:|---:|"]
+    lines = ["| kernel | run | devices | chunks x panels (rows x columns) | time (ms) | GFLOPS | "
+             "planned (MiB) | used (MiB) | kernels busy |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|"]
+    runs = set()
     unswept = 0
     for row in run["results"]:
         if row["measurement"] == "cublasxt" and "block_dim" not in row:
             unswept += 1
             continue
+        kernel, how = multi_gpu_row_names(row, vendor)
+        runs.add(how.split(" ")[0])
         plan = (f"{row['chunks']} x {row['panels']} ({row['chunk_rows']} x {row['panel_cols']})"
                 if "chunks" in row else "-")
         busy = (make_results.format_percent(row["kernel_busy_percent"])
                 if "kernel_busy_percent" in row else "-")
-        time = f"{make_results.format_ms(row['median_ms'])} ms"
+        time = make_results.format_ms(row["median_ms"])
         if not row["verified"]:
             time += " (not verified)"
         devices = ", ".join(str(device) for device in row["devices"])
-        lines.append(f"| {multi_gpu_label(row, vendor)} | {devices} | {plan} | {time} | "
-                     f"{make_results.format_gflops(row['gflops'])} | {multi_gpu_memory(row)} | "
-                     f"{busy} |")
+        lines.append(f"| {kernel} | {how} | {devices} | {plan} | {time} | "
+                     f"{make_results.format_gflops(row['gflops'])} | "
+                     f"{mib_or_dash(row, 'plan_bytes')} | "
+                     f"{mib_or_dash(row, 'device_memory_used_bytes')} | {busy} |")
+    words = {"resident": "*resident* is the kernel alone on matrices already in the first device's "
+                         "memory",
+             "streamed": "*streamed* is step 07 with the kernel inside, from host memory to host "
+                         "memory (*at cuBLASXt's memory*: with the memory cuBLASXt used at its best "
+                         "block dim as the budget)",
+             "block": "*block dim* is cuBLASXt's tile edge"}
+    parts += ["Runs: " + "; ".join(words[how] for how in words if how in runs) + ".", ""]
     parts += ["\n".join(lines), ""]
     if unswept:
         parts += ["This run predates the block-dim sweep: cuBLASXt ran at its default block dim "
@@ -417,7 +446,8 @@ def multi_gpu_block(name):
               if "cuBLASXt" not in ratio["name"] or "best cuBLASXt" in ratio["name"]]
     if ratios:
         parts += ["Throughput ratios from this run (above 1: the first is faster):", ""]
-        parts += [f"- {ratio['name']}: {ratio['value']:.3f}" for ratio in ratios]
+        parts += [f"- {multi_gpu_ratio_name(ratio['name'], vendor)}: {ratio['value']:.3f}"
+                  for ratio in ratios]
         parts.append("")
     return "\n".join(parts)
 

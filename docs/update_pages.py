@@ -353,7 +353,8 @@ def results_chart_block(name):
 # Step 07's inner kernels (its --inner values) by the names the chart and the other pages' tables
 # give them: step 06's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
 # 32 x 32 tiles.
-INNER_KERNELS = {"step06": ("06", "rule"), "step05": ("05", "reg8x8_db"), "step04": ("04", "tiled32")}
+INNER_KERNELS = {"step06": ("06", "rule"), "step05": ("05", "reg8x8_db"),
+                 "step04": ("04", "tiled32")}
 
 
 def inner_kernel(inner, vendor, short=False):
@@ -430,11 +431,11 @@ def multi_gpu_block(name):
                      f"{make_results.format_gflops(row['gflops'])} | "
                      f"{mib_or_dash(row, 'plan_bytes')} | "
                      f"{mib_or_dash(row, 'device_memory_used_bytes')} | {busy} |")
-    words = {"resident": "*resident* is the kernel alone on matrices already in the first device's "
-                         "memory",
+    words = {"resident": "*resident* is the kernel alone on matrices already in the first "
+                         "device's memory",
              "streamed": "*streamed* is step 07 with the kernel inside, from host memory to host "
-                         "memory (*at cuBLASXt's memory*: with the memory cuBLASXt used at its best "
-                         "block dim as the budget)",
+                         "memory (*at cuBLASXt's memory*: with the memory cuBLASXt used at its "
+                         "best block dim as the budget)",
              "block": "*block dim* is cuBLASXt's tile edge"}
     parts += ["Runs: " + "; ".join(words[how] for how in words if how in runs) + ".", ""]
     parts += ["\n".join(lines), ""]

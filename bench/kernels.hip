@@ -37,10 +37,19 @@ std::vector<Kernel> step_kernels() {
              Launch([variant](const float* a, const float* b, float* c, int m, int n, int k,
                               hipStream_t s) { step05::gemm(a, b, c, m, n, k, s, variant); })});
     }
-    // Step 06: the rule's choice for each shape (the step's default), and each tile shape alone.
+    // Step 06: the rule's choice for each shape (the step's default), the same unpacked, and each
+    // tile shape alone.
     kernels.push_back({"06", "rule",
                        Launch([](const float* a, const float* b, float* c, int m, int n, int k,
                                  hipStream_t s) { step06::gemm(a, b, c, m, n, k, s); })});
+    // The rule's choice with packing off: what packing gains where n or k is not a multiple of 4.
+    kernels.push_back(
+        {"06", "unpacked",
+         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
+             step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
+             config.packing = step06::Packing::off;
+             step06::gemm(a, b, c, m, n, k, s, config);
+         })});
     for (const step06::TileShape tile : step06::kAllTileShapes) {
         kernels.push_back({"06", step06::tile_name(tile),
                            Launch([tile](const float* a, const float* b, float* c, int m, int n,

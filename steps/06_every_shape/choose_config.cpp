@@ -80,8 +80,48 @@ std::string config_name(const Config& config) {
     std::string name = tile_name(config.tile);
     if (config.splits != 1)
         name += " split " + std::to_string(config.splits);
+    if (config.packing == Packing::on)
+        name += ", packed";
+    if (config.packing == Packing::off)
+        name += ", unpacked";
     return name;
 }
+
+const char* packing_name(Packing packing) {
+    switch (packing) {
+        case Packing::automatic:
+            return "auto";
+        case Packing::off:
+            return "off";
+        case Packing::on:
+            return "on";
+    }
+    throw std::invalid_argument("step06::packing_name: not a Packing");
+}
+
+Packing parse_packing(const std::string& text) {
+    for (const Packing packing : {Packing::automatic, Packing::off, Packing::on}) {
+        if (text == packing_name(packing))
+            return packing;
+    }
+    throw std::invalid_argument("'" + text +
+                                "' is not a packing of step 06; choose auto, on or off");
+}
+
+// [worth packing]
+bool worth_packing(int m, int n, int k) {
+    const double multiply_adds = static_cast<double>(m) * n * k;
+    const double floats_moved =
+        static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n;
+    return multiply_adds >= kPackMinIntensity * floats_moved;
+}
+
+bool packs(const Config& config, int m, int n, int k, bool float4_ready) {
+    if (float4_ready || config.packing == Packing::off)
+        return false;
+    return config.packing == Packing::on || worth_packing(m, n, k);
+}
+// [worth packing]
 
 void check_config(const Config& config) {
     if (config.splits < 1 || config.splits > kMaxSplits) {

@@ -48,15 +48,46 @@ constexpr int kRuleSplits[] = {1, 2, 3, 4, 6, 8, 16};
 /// more than the parallelism gains.
 constexpr int kMinSplitDepth = 64;
 
-/// A way to run one multiply: which block tile, and into how many ranges K is split (1: no
-/// split-K, the blocks write C directly).
+/// What a multiply does when the float4 path cannot read A, B or C where they are: n or k is not a
+/// multiple of 4, or a pointer is not 16-byte aligned.
+enum class Packing {
+    automatic,  ///< pack when worth_packing() says the multiply repays the copies
+    off,        ///< never pack: the kernel falls back to guarded scalar accesses
+    on,         ///< always pack: A and B are copied into rows padded to a multiple of 4 floats
+};
+
+/// A way to run one multiply: which block tile, into how many ranges K is split (1: no split-K,
+/// the blocks write C directly), and whether operands that float4 cannot read are packed first.
 struct Config {
     TileShape tile = TileShape::t128x256;
     int splits = 1;
+    Packing packing = Packing::automatic;
 };
 
-/// "128x256" for one split, "64x64 split 4" for four.
+/// "128x256" for one split, "64x64 split 4" for four; ", packed" or ", unpacked" follow when the
+/// packing is forced.
 std::string config_name(const Config& config);
+
+/// "auto", "on" or "off", as the command line spells it.
+const char* packing_name(Packing packing);
+
+/// The packing called `text` (a name packing_name() returns). Throws std::invalid_argument naming
+/// the accepted names when there is none.
+Packing parse_packing(const std::string& text);
+
+/// Multiply-adds per float that packing moves, at least, before packing pays (see worth_packing()).
+/// Measured on the H100 (step 06's page): packing gained 9-20% from about 330 multiply-adds per
+/// float (1000 x 1000 x 1001, 1023^3) and lost 20-45% below 175 (513^3, 128 x 8191 x 8191).
+constexpr double kPackMinIntensity = 256.0;
+
+/// Whether an m x n x k multiply that cannot use float4 as its operands are should copy them into
+/// padded rows first: packing reads and writes about m k + k n + m n floats (A, B, and C on its way
+/// out), and pays when the m n k multiply-adds are at least kPackMinIntensity times as many.
+bool worth_packing(int m, int n, int k);
+
+/// Whether gemm() packs an m x n x k multiply with `config`: never when float4 can read the
+/// operands where they are (`float4_ready`), otherwise as config.packing says.
+bool packs(const Config& config, int m, int n, int k, bool float4_ready);
 
 /// Throws std::invalid_argument, naming the allowed range, when config.splits is not 1 to
 /// kMaxSplits.

@@ -283,20 +283,40 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 // [kernel]
 
 // [reduce]
-// C = the sum of the splits' partial tiles, always added in the order 0, 1, ..., splits - 1, so the
-// same inputs give the same bits on every run.
-__global__ void reduce_splits(const float* __restrict__ partial, float* __restrict__ c,
-                              std::size_t count, int splits) {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-         i += stride) {
-        float total = partial[i];
+// C (m x n) = the sum of the splits' partial tiles, always added in the order 0, 1, ..., splits -
+// 1, so the same inputs give the same bits on every run. Split z's tile starts at partial + z m
+// pitch and its rows are `pitch` floats apart (n, or n padded to 4 when the operands were packed).
+// With one split this is the copy of a packed C into C.
+__global__ void reduce_splits(const float* __restrict__ partial, int pitch, int splits,
+                              float* __restrict__ c, int m, int n) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= n)
+        return;
+    const std::size_t split_stride = static_cast<std::size_t>(m) * pitch;
+    for (int row = blockIdx.y; row < m; row += gridDim.y) {
+        const float* sums = partial + static_cast<std::size_t>(row) * pitch + col;
+        float total = sums[0];
         for (int split = 1; split < splits; ++split)
-            total += partial[split * count + i];
-        c[i] = total;
+            total += sums[split * split_stride];
+        c[static_cast<std::size_t>(row) * n + col] = total;
     }
 }
 // [reduce]
+
+// [pad]
+// Packing: padded (rows' x cols') = matrix (rows x cols) in its top-left corner and zeros around
+// it, so every row of `padded` starts on a 16-byte boundary when cols' is a multiple of 4.
+__global__ void pad_matrix(const float* __restrict__ matrix, int rows, int cols,
+                           float* __restrict__ padded, int padded_rows, int padded_cols) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= padded_cols)
+        return;
+    for (int row = blockIdx.y; row < padded_rows; row += gridDim.y) {
+        padded[static_cast<std::size_t>(row) * padded_cols + col] =
+            row < rows && col < cols ? matrix[static_cast<std::size_t>(row) * cols + col] : 0.0f;
+    }
+}
+// [pad]
 
 // ---- launchers --------------------------------------------------------------------------------
 
@@ -317,6 +337,24 @@ int ceil_div(int value, int divisor) {
 
 bool aligned_16(const void* pointer) {
     return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+int round_up_4(int value) {
+    return (value + 3) / 4 * 4;
+}
+
+// Launches a kernel that walks a rows x cols matrix: one thread per column, blocks over the rows
+// (each block then steps through every gridDim.y-th row). Launches nothing for an empty matrix.
+template <class... Parameters, class... Arguments>
+void launch_rows(void (*kernel)(Parameters...), int rows, int cols, hipStream_t stream,
+                 Arguments... arguments) {
+    if (rows == 0 || cols == 0)
+        return;
+    constexpr int kThreads = 256;
+    constexpr int kMostRowBlocks = 65535;  // the limit of gridDim.y
+    const dim3 blocks(ceil_div(cols, kThreads), std::min(rows, kMostRowBlocks));
+    hipLaunchKernelGGL(kernel, blocks, dim3(kThreads), 0, stream, arguments...);
+    HIP_CHECK_LAUNCH();
 }
 
 // [shared memory]
@@ -381,8 +419,9 @@ int resident_blocks() {
 }
 
 // [workspace]
-// The split-K workspace of one device, kept from call to call like a BLAS handle's: allocating
-// hundreds of MiB on every call would cost more than the split gains. `ready` is recorded on the
+// The workspace of one device (split-K's partial tiles, packed copies of A and B), kept from call
+// to call like a BLAS handle's: allocating hundreds of MiB on every call would cost more than the
+// split or the packing gains. `ready` is recorded on the
 // stream of the last multiply that used the buffer; the next multiply, on whatever stream, waits
 // for it before writing, so two streams never use the buffer at once.
 struct DeviceWorkspace {
@@ -426,9 +465,10 @@ class Workspaces {
                 (void)hipGetLastError();  // reported here instead
                 workspace.data = nullptr;
                 throw tutorial::RuntimeFailure(
-                    "step 06: cannot allocate the split-K workspace of " +
+                    "step 06: cannot allocate the workspace of " +
                     std::to_string(floats * sizeof(float)) + " bytes (" + hipGetErrorName(status) +
-                    "); choose fewer splits or free device memory");
+                    ") for split-K or packing; choose fewer splits, no packing, or free device "
+                    "memory");
             }
             workspace.floats = floats;
         }
@@ -490,20 +530,34 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
     const bool vectorized =
         n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b) && aligned_16(c);
-    const SplitPlan split = plan_splits(k, config.splits);
-    if (split.count == 1) {
+    const bool pack = packs(config, m, n, k, vectorized);
+    const SplitPlan split = plan_splits(pack ? round_up_4(k) : k, config.splits);
+    if (!pack && split.count == 1) {
         launch(config.tile, a, b, c, m, n, k, split, vectorized, stream);
         return;
     }
-    const std::size_t count = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
-    workspaces().run(count * split.count, stream, [&](float* partial) {
-        launch(config.tile, a, b, partial, m, n, k, split, vectorized, stream);
-        constexpr int kReduceThreads = 256;
-        const int reduce_blocks = static_cast<int>(
-            std::min<std::size_t>((count + kReduceThreads - 1) / kReduceThreads, 65535));
-        hipLaunchKernelGGL(reduce_splits, dim3(reduce_blocks), dim3(kReduceThreads), 0, stream,
-                           partial, c, count, split.count);
-        HIP_CHECK_LAUNCH();
+    // The kernel reads A' (m x k') and B' (k' x n') and writes split.count tiles of m x n' to the
+    // workspace; packed, k' and n' are k and n rounded up to 4 and A' and B' are padded copies in
+    // the workspace, otherwise they are k, n, A and B. The reduction then writes C.
+    const int k_read = pack ? round_up_4(k) : k;
+    const int n_read = pack ? round_up_4(n) : n;
+    const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
+    const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
+    const std::size_t tiles = static_cast<std::size_t>(m) * n_read * split.count;
+    workspaces().run(packed_a + packed_b + tiles, stream, [&](float* workspace) {
+        const float* a_read = a;
+        const float* b_read = b;
+        if (pack) {
+            launch_rows(pad_matrix, m, k_read, stream, a, m, k, workspace, m, k_read);
+            launch_rows(pad_matrix, k_read, n_read, stream, b, k, n, workspace + packed_a, k_read,
+                        n_read);
+            a_read = workspace;
+            b_read = workspace + packed_a;
+        }
+        float* partial = workspace + packed_a + packed_b;
+        launch(config.tile, a_read, b_read, partial, m, n_read, k_read, split, vectorized || pack,
+               stream);
+        launch_rows(reduce_splits, m, n, stream, partial, n_read, split.count, c, m, n);
     });
 }
 

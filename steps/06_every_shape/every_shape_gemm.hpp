@@ -19,15 +19,19 @@ DeviceSlots device_slots();
 ///
 /// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
 /// The kernels read and write with float4 when n and k are multiples of 4 and the three pointers
-/// are 16-byte aligned, and fall back to guarded scalar accesses otherwise. With split-K the
-/// partial tiles go to a workspace of splits x m x n floats that the step keeps per device for
-/// the next call (it grows when a call needs more; calls on different streams take turns with it).
+/// are 16-byte aligned. Otherwise, when worth_packing() says the multiply repays it, A and B are
+/// first copied into rows padded with zeros to a multiple of 4 floats (*packed*), the kernel
+/// multiplies the copies with float4 into a padded C, and a last kernel copies C out; smaller
+/// multiplies fall back to guarded scalar accesses. Split-K's partial tiles and the packed copies
+/// go to a workspace that the step keeps per device for the next call (it grows when a call needs
+/// more; calls on different streams take turns with it).
 /// Throws std::invalid_argument for negative sizes and tutorial::RuntimeFailure when the
 /// workspace cannot be allocated.
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream);
 
 /// The same with a configuration chosen by the caller (tests, the benchmark, the program's
-/// --tile and --splits). Throws std::invalid_argument when config.splits is not 1 to kMaxSplits.
+/// --tile, --splits and --pack). Throws std::invalid_argument when config.splits is not 1 to
+/// kMaxSplits.
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
           const Config& config);
 

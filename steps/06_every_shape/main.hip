@@ -32,14 +32,18 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/false,
     /*extra_options=*/
     {{"--tile", "the block tile: auto (the rule's choice), 128x256, 128x128 or 64x64", "auto"},
-     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 16", "auto"}},
+     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 16", "auto"},
+     {"--pack",
+      "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
+      "multiply repays the copies), on or off",
+      "auto"}},
 };
 
 // What --tile and --splits ask for: each is the rule's choice unless given.
 struct Request {
     bool tile_forced = false;
     bool splits_forced = false;
-    step06::Config config;
+    step06::Config config;  // config.packing is always what --pack says
 };
 
 Request parse_request(const tutorial::Options& options) {
@@ -62,6 +66,11 @@ Request parse_request(const tutorial::Options& options) {
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--splits: ") + error.what() + " (or auto)");
     }
+    try {
+        request.config.packing = step06::parse_packing(options.extra.at("--pack"));
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--pack: ") + error.what());
+    }
     return request;
 }
 
@@ -75,14 +84,20 @@ step06::Config resolve(const Request& request, int m, int n, int k, std::string&
         config.tile = request.config.tile;
     if (request.splits_forced)
         config.splits = request.config.splits;
+    config.packing = request.config.packing;
     const step06::Estimate estimate = step06::estimate(m, n, k, config, slots);
     std::ostringstream line;
     line << step06::config_name(config)
-         << (request.tile_forced || request.splits_forced ? " (forced by the command line)"
-                                                          : " (the rule's choice)")
+         << (request.tile_forced || request.splits_forced ||
+                     config.packing != step06::Packing::automatic
+                 ? " (forced by the command line)"
+                 : " (the rule's choice)")
          << ": " << estimate.blocks << " blocks on " << slots.multiprocessors
          << " multiprocessors holding " << slots.blocks_per_multiprocessor(config.tile) << " each, "
          << std::fixed << std::setprecision(2) << estimate.waves << " waves";
+    // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
+    if (step06::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
+        line << "; A and B packed into rows padded to 4 floats";
     why = line.str();
     return config;
 }

@@ -19,6 +19,7 @@
 #include "tests/support/shapes.hpp"
 
 using step06::Config;
+using step06::Packing;
 using step06::TileShape;
 using tutorial::Matrix;
 using tutorial_test::Shape;
@@ -27,21 +28,26 @@ using tutorial_test::shape_name;
 namespace {
 
 // A configuration to test; no value means the rule's choice (step06::gemm without a Config).
+// Unpacked, shapes whose n or k is not a multiple of 4 take the scalar path; packed, the float4
+// path on padded copies.
 using Choice = std::optional<Config>;
 
-const Choice kChoices[] = {Config{TileShape::t128x256, 1},
-                           Config{TileShape::t128x256, 3},
-                           Config{TileShape::t128x128, 2},
-                           Config{TileShape::t64x64, 1},
-                           Config{TileShape::t64x64, 2},
-                           Config{TileShape::t64x64, 16},
+const Choice kChoices[] = {Config{TileShape::t128x256, 1, Packing::off},
+                           Config{TileShape::t128x256, 3, Packing::off},
+                           Config{TileShape::t128x128, 2, Packing::off},
+                           Config{TileShape::t64x64, 1, Packing::off},
+                           Config{TileShape::t64x64, 2, Packing::off},
+                           Config{TileShape::t64x64, 16, Packing::off},
+                           Config{TileShape::t128x256, 1, Packing::on},
+                           Config{TileShape::t64x64, 3, Packing::on},
                            std::nullopt};
 
 std::string choice_name(const Choice& choice) {
     if (!choice)
         return "rule";
     std::string name = step06::tile_name(choice->tile);
-    return "t" + name + "_s" + std::to_string(choice->splits);
+    name = "t" + name + "_s" + std::to_string(choice->splits);
+    return choice->packing == Packing::on ? name + "_packed" : name;
 }
 
 void run(const Choice& choice, const float* a, const float* b, float* c, int m, int n, int k) {
@@ -204,6 +210,27 @@ TEST_P(Step06Config, NanInAMakesExactlyItsRowNan) {
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
+TEST_P(Step06Config, NanInBMakesExactlyItsColumnNan) {
+    TUTORIAL_REQUIRE_GPU();
+    // n = 67: the NaN column is the last of C, next to the three columns packing adds.
+    const int m = 45, n = 67, k = 203;
+    const int nan_col = n - 1, nan_row = 150;
+    Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 801);
+    tutorial::fill_random(b, 802);
+    b(nan_row, nan_col) = std::numeric_limits<float>::quiet_NaN();
+    const Matrix<float> c = multiply_on_gpu(GetParam(), a, b);
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            if (j == nan_col) {
+                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+            } else {
+                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, Step06Config, testing::ValuesIn(kChoices),
                          [](const testing::TestParamInfo<Choice>& info) {
                              return choice_name(info.param);
@@ -253,10 +280,24 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Step06Shapes,
                                     shape_name(std::get<1>(info.param));
                          });
 
+// The rule's own choice on a multiply big enough to be packed (worth_packing()), n and k odd.
+TEST(Step06Rule, PacksABigOddMultiplyCorrectly) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{811, 797, 803};
+    ASSERT_TRUE(step06::worth_packing(s.m, s.n, s.k));
+    Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 901);
+    tutorial::fill_random(b, 902);
+    const Matrix<float> c = multiply_on_gpu(std::nullopt, a, b);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
 // ---- misaligned pointers ------------------------------------------------------------------------
 
 // n and k are multiples of 4, so only the misaligned pointer sends the launcher to the scalar
-// path; a float4 access through it would fault or read the wrong elements.
+// path (or, packed, to padded copies); a float4 access through it would fault or read the wrong
+// elements.
 class Step06Misaligned : public testing::TestWithParam<std::tuple<Choice, int>> {};
 
 TEST_P(Step06Misaligned, FallsBackToScalarAccess) {

@@ -8,6 +8,7 @@
 
 using step06::Config;
 using step06::DeviceSlots;
+using step06::Packing;
 using step06::TileShape;
 
 namespace {
@@ -96,6 +97,49 @@ TEST(Step06Names, SplitOutOfRangeNamesTheRange) {
               "a split factor of step 06 is a whole number from 1 to 16, not 0");
     EXPECT_THROW(step06::check_config({TileShape::t128x128, 17}), std::invalid_argument);
     EXPECT_NO_THROW(step06::check_config({TileShape::t128x128, 16}));
+}
+
+TEST(Step06Names, PackingRoundTripsAndNamesTheAllowedOnes) {
+    for (const Packing packing : {Packing::automatic, Packing::off, Packing::on})
+        EXPECT_EQ(step06::parse_packing(step06::packing_name(packing)), packing);
+    EXPECT_EQ(step06::config_name({TileShape::t128x256, 2, Packing::on}),
+              "128x256 split 2, packed");
+    EXPECT_EQ(step06::config_name({TileShape::t64x64, 1, Packing::off}), "64x64, unpacked");
+    EXPECT_EQ(message_of([] { step06::parse_packing("yes"); }),
+              "'yes' is not a packing of step 06; choose auto, on or off");
+    EXPECT_THROW(step06::parse_packing(""), std::invalid_argument);
+}
+
+// ---- packing ------------------------------------------------------------------------------------
+
+TEST(Step06Packing, WorthItWorkedOutByHand) {
+    ASSERT_EQ(step06::kPackMinIntensity, 256.0) << "the cases below are worked out for 256";
+    // A cube of side s moves 3 s^2 floats for s^3 multiply-adds: s / 3 per float, so it packs
+    // from s = 3 x 256 = 768 on.
+    EXPECT_TRUE(step06::worth_packing(768, 768, 768));
+    EXPECT_FALSE(step06::worth_packing(767, 767, 767));
+    EXPECT_TRUE(step06::worth_packing(4097, 4097, 4097));  // 1365.7 per float
+    // 1000 x 1000 x 1001: 1.001e9 / 3.002e6 = 333 per float; 513^3: 171.
+    EXPECT_TRUE(step06::worth_packing(1000, 1000, 1001));
+    EXPECT_FALSE(step06::worth_packing(513, 513, 513));
+    // Few rows times a big B: 8.588e9 / 69.19e6 = 124 per float, B alone is most of the copying.
+    EXPECT_FALSE(step06::worth_packing(128, 8191, 8191));
+    // A dot product moves both vectors for as many multiply-adds: never.
+    EXPECT_FALSE(step06::worth_packing(1, 1, 5001));
+    // The largest sizes do not overflow the count.
+    EXPECT_TRUE(step06::worth_packing(46339, 46339, 46339));
+}
+
+TEST(Step06Packing, OnlyWhenFloat4CannotReadTheOperands) {
+    const Config automatic{TileShape::t128x256, 1, Packing::automatic};
+    const Config on{TileShape::t64x64, 2, Packing::on};
+    const Config off{TileShape::t128x128, 1, Packing::off};
+    for (const Config& config : {automatic, on, off})
+        EXPECT_FALSE(step06::packs(config, 4096, 4096, 4096, true)) << step06::config_name(config);
+    EXPECT_TRUE(step06::packs(automatic, 4097, 4097, 4097, false));
+    EXPECT_FALSE(step06::packs(automatic, 67, 45, 33, false));
+    EXPECT_TRUE(step06::packs(on, 3, 3, 3, false));
+    EXPECT_FALSE(step06::packs(off, 4097, 4097, 4097, false));
 }
 
 // ---- the estimate -------------------------------------------------------------------------------

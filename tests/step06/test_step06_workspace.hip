@@ -1,6 +1,7 @@
-// A split-K workspace that cannot be allocated: step06::gemm must throw tutorial::RuntimeFailure
-// with a message that says so, and leave the device's memory as it found it. Runs alone (CTest
-// RUN_SERIAL), because it fills the device's memory and measures what is free.
+// A workspace (split-K's partial tiles, packed copies) that cannot be allocated: step06::gemm must
+// throw tutorial::RuntimeFailure with a message that says so, and leave the device's memory as it
+// found it. Runs alone (CTest RUN_SERIAL), because it fills the device's memory and measures what
+// is free.
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
@@ -79,7 +80,7 @@ TEST(Step06Workspace, AllocationFailureIsReportedAndNothingLeaks) {
             HIP_CHECK(hipDeviceSynchronize());
             FAIL() << "a 64 MiB workspace was allocated with about 16 MiB free";
         } catch (const tutorial::RuntimeFailure& error) {
-            EXPECT_NE(std::string(error.what()).find("cannot allocate the split-K workspace"),
+            EXPECT_NE(std::string(error.what()).find("cannot allocate the workspace"),
                       std::string::npos)
                 << error.what();
         }

@@ -1,6 +1,7 @@
 // Step 06's host side: the split plan, the names, and the rule that picks a configuration. No GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -164,6 +165,22 @@ TEST(Step06Estimate, CountsBlocksAndWavesByHand) {
     EXPECT_NEAR(small.waves, 256.0 / 792.0, 1e-12);
 }
 
+TEST(Step06Estimate, ALastPartialRoundCostsMoreThanItsShare) {
+    // One multiprocessor with two 128 x 128 slots, 7 blocks of 128 x 128 x 16: three full rounds
+    // of two blocks, then one block alone, which runs at sqrt(1 / 2) of a full round's speed per
+    // block: 6 + 1 / sqrt(0.5) = 7.41 blocks' work at the 128 x 128 tile's speed.
+    const DeviceSlots one{1, 1, 2, 6};
+    const double block_work = 128.0 * 128.0 * 16.0;
+    const step06::Estimate seven =
+        step06::estimate(7 * 128, 128, 16, {TileShape::t128x128, 1}, one);
+    EXPECT_NEAR(seven.compute, (6.0 + 1.0 / std::sqrt(0.5)) * block_work / 0.93, 1e-6);
+    // Eight blocks fill four rounds: no block runs alone, so the eighth costs less than 1 /
+    // sqrt(0.5).
+    const step06::Estimate eight =
+        step06::estimate(8 * 128, 128, 16, {TileShape::t128x128, 1}, one);
+    EXPECT_NEAR(eight.compute, 8.0 * block_work / 0.93, 1e-6);
+}
+
 TEST(Step06Estimate, MoreMultiprocessorsNeverMakeItSlower) {
     for (const int multiprocessors : {1, 8, 60, 132, 264}) {
         DeviceSlots more = kH100;
@@ -243,6 +260,17 @@ TEST(Step06Rule, PicksTheSmallestEstimateOfAllCandidates) {
             }
         }
     }
+}
+
+TEST(Step06Rule, MeasuredMidSizesTakeTheirFastestKind) {
+    // Measured on the H100 with every configuration (step 06's page): 1792^3 ran fastest as 128 x
+    // 256 split 4 (1.00 of cuBLAS; 128 x 128 split 2 reached 0.80), 640^3 with 4 to 8 ranges (64
+    // x 64 split 4: 1.18; 128 x 128 split 4: 0.83).
+    const Config big = step06::choose_config(1792, 1792, 1792, kH100);
+    EXPECT_EQ(big.tile, TileShape::t128x256);
+    EXPECT_EQ(big.splits, 4);
+    EXPECT_GE(step06::choose_config(640, 640, 640, kH100).splits, 4);
+    EXPECT_NE(step06::choose_config(640, 640, 640, kH100).tile, TileShape::t128x128);
 }
 
 TEST(Step06Rule, AGpuWithFewerMultiprocessorsSplitsLess) {

@@ -36,7 +36,7 @@ const Choice kChoices[] = {Config{TileShape::t128x256, 1, Packing::off},
                            Config{TileShape::t128x256, 3, Packing::off},
                            Config{TileShape::t128x128, 2, Packing::off},
                            Config{TileShape::t64x64, 1, Packing::off},
-                           Config{TileShape::t64x64, 2, Packing::off},
+                           Config{TileShape::t64x64, 64, Packing::off},
                            Config{TileShape::t64x64, 16, Packing::off},
                            Config{TileShape::t128x256, 1, Packing::on},
                            Config{TileShape::t64x64, 3, Packing::on},
@@ -126,7 +126,7 @@ TEST(Step06Gemm, SplitOutOfRangeIsRejectedBeforeLaunch) {
         step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t64x64, 0}),
         std::invalid_argument);
     EXPECT_THROW(
-        step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t128x128, 17}),
+        step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t128x128, 65}),
         std::invalid_argument);
 }
 

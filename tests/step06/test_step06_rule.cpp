@@ -77,6 +77,7 @@ TEST(Step06Names, RoundTripAndRead) {
     EXPECT_EQ(step06::tile_name(TileShape::t128x256), std::string("128x256"));
     EXPECT_EQ(step06::parse_splits("1"), 1);
     EXPECT_EQ(step06::parse_splits("16"), 16);
+    EXPECT_EQ(step06::parse_splits("64"), 64);
 }
 
 TEST(Step06Names, UnknownTileNamesTheAllowedOnes) {
@@ -86,18 +87,18 @@ TEST(Step06Names, UnknownTileNamesTheAllowedOnes) {
 }
 
 TEST(Step06Names, SplitOutOfRangeNamesTheRange) {
-    for (const char* text : {"0", "17", "-1", "2x", "", " 3", "1e1"}) {
+    for (const char* text : {"0", "65", "100", "-1", "2x", "", " 3", "1e1"}) {
         SCOPED_TRACE(text);
         EXPECT_THROW(step06::parse_splits(text), std::invalid_argument);
     }
-    EXPECT_EQ(message_of([] { step06::parse_splits("17"); }),
-              "'17' is not a split factor of step 06; choose a whole number from 1 to 16");
+    EXPECT_EQ(message_of([] { step06::parse_splits("65"); }),
+              "'65' is not a split factor of step 06; choose a whole number from 1 to 64");
     EXPECT_EQ(message_of([] {
                   step06::check_config({TileShape::t64x64, 0});
               }),
-              "a split factor of step 06 is a whole number from 1 to 16, not 0");
-    EXPECT_THROW(step06::check_config({TileShape::t128x128, 17}), std::invalid_argument);
-    EXPECT_NO_THROW(step06::check_config({TileShape::t128x128, 16}));
+              "a split factor of step 06 is a whole number from 1 to 64, not 0");
+    EXPECT_THROW(step06::check_config({TileShape::t128x128, 65}), std::invalid_argument);
+    EXPECT_NO_THROW(step06::check_config({TileShape::t128x128, 64}));
 }
 
 TEST(Step06Names, PackingRoundTripsAndNamesTheAllowedOnes) {
@@ -209,10 +210,13 @@ TEST(Step06Rule, FewTilesAndLongKAreSplit) {
     EXPECT_GT(long_k.splits, 1);
     // 128 x 8192 x 8192: 64 big tiles again.
     EXPECT_GT(step06::choose_config(128, 8192, 8192, kH100).splits, 1);
-    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows.
+    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows: 32 of 160
+    // columns (64 ranges would be 80 columns deep, and 5000 needs only 63 of those).
     const Config dot = step06::choose_config(1, 1, 5000, kH100);
-    EXPECT_EQ(dot.splits, 16);
+    EXPECT_EQ(dot.splits, 32);
     EXPECT_EQ(dot.tile, TileShape::t64x64);
+    // 256 x 256 x 16384: 16 small tiles; 64 ranges of 256 columns.
+    EXPECT_EQ(step06::choose_config(256, 256, 16384, kH100).splits, 64);
 }
 
 TEST(Step06Rule, ShortKIsNeverSplit) {

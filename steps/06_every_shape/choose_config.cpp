@@ -132,9 +132,9 @@ void check_config(const Config& config) {
 }
 
 int parse_splits(const std::string& text) {
-    // Digits only (no sign, space or exponent), and at most three of them, before any conversion.
+    // Digits only (no sign, space or exponent), and at most two of them, before any conversion.
     const bool digits =
-        !text.empty() && text.size() <= 3 &&
+        !text.empty() && text.size() <= 2 &&
         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
     const int splits = digits ? std::stoi(text) : 0;
     if (splits < 1 || splits > kMaxSplits) {

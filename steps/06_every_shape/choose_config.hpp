@@ -39,10 +39,10 @@ TileShape parse_tile_shape(const std::string& text);
 constexpr int kSlice = 16;
 
 /// The most ranges of K one multiply is split into.
-constexpr int kMaxSplits = 256;
+constexpr int kMaxSplits = 64;
 
 /// The split factors the rule considers (a forced configuration may use any from 1 to kMaxSplits).
-constexpr int kRuleSplits[] = {1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 256};
+constexpr int kRuleSplits[] = {1, 2, 3, 4, 6, 8, 16, 32, 64};
 
 /// Each range of K has at least this many columns of A: shorter ranges make the reduction cost
 /// more than the parallelism gains.

@@ -32,7 +32,7 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/false,
     /*extra_options=*/
     {{"--tile", "the block tile: auto (the rule's choice), 128x256, 128x128 or 64x64", "auto"},
-     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 256", "auto"},
+     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
      {"--pack",
       "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
       "multiply repays the copies), on or off",

@@ -126,7 +126,7 @@ TEST(Step06Gemm, SplitOutOfRangeIsRejectedBeforeLaunch) {
         step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t64x64, 0}),
         std::invalid_argument);
     EXPECT_THROW(
-        step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t128x128, 257}),
+        step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t128x128, 65}),
         std::invalid_argument);
 }
 

@@ -421,9 +421,9 @@ int resident_blocks() {
 // [workspace]
 // The workspace of one device (split-K's partial tiles, packed copies of A and B), kept from call
 // to call like a BLAS handle's: allocating hundreds of MiB on every call would cost more than the
-// split or the packing gains. `ready` is recorded on the
-// stream of the last multiply that used the buffer; the next multiply, on whatever stream, waits
-// for it before writing, so two streams never use the buffer at once.
+// split or the packing gains. `ready` is recorded on the stream of the last multiply that used the
+// buffer; the next multiply, on whatever stream, waits for it before writing, so two streams never
+// use the buffer at once.
 struct DeviceWorkspace {
     float* data = nullptr;
     std::size_t floats = 0;
@@ -531,16 +531,17 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const bool vectorized =
         n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b) && aligned_16(c);
     const bool pack = packs(config, m, n, k, vectorized);
-    const SplitPlan split = plan_splits(pack ? round_up_4(k) : k, config.splits);
+    // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
+    // to k' and n', k and n rounded up to 4.
+    const int k_read = pack ? round_up_4(k) : k;
+    const int n_read = pack ? round_up_4(n) : n;
+    const SplitPlan split = plan_splits(k_read, config.splits);
     if (!pack && split.count == 1) {
         launch(config.tile, a, b, c, m, n, k, split, vectorized, stream);
         return;
     }
-    // The kernel reads A' (m x k') and B' (k' x n') and writes split.count tiles of m x n' to the
-    // workspace; packed, k' and n' are k and n rounded up to 4 and A' and B' are padded copies in
-    // the workspace, otherwise they are k, n, A and B. The reduction then writes C.
-    const int k_read = pack ? round_up_4(k) : k;
-    const int n_read = pack ? round_up_4(n) : n;
+    // Otherwise the copies and the kernel's split.count tiles of m x n' go to the workspace, and
+    // the reduction writes C.
     const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
     const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
     const std::size_t tiles = static_cast<std::size_t>(m) * n_read * split.count;

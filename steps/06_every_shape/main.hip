@@ -39,7 +39,8 @@ const tutorial::StepDescription kStep{
       "auto"}},
 };
 
-// What --tile and --splits ask for: each is the rule's choice unless given.
+// What --tile, --splits and --pack ask for: the tile and the splits are the rule's choice unless
+// given.
 struct Request {
     bool tile_forced = false;
     bool splits_forced = false;

@@ -1,5 +1,6 @@
 #include "inner_kernel.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <stdexcept>
 
@@ -53,7 +54,8 @@ std::optional<std::string> inner_kernel_unavailable(InnerKernel inner) {
     return std::nullopt;
 }
 
-InnerMultiply::InnerMultiply(InnerKernel kernel, std::size_t lanes) : kernel_(kernel) {
+InnerMultiply::InnerMultiply(InnerKernel kernel, std::size_t lanes)
+    : kernel_(kernel), lanes_(lanes) {
     if (kernel_ != InnerKernel::vendor)
         return;
     for (std::size_t lane = 0; lane < lanes; ++lane) {
@@ -70,8 +72,10 @@ void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b,
     switch (kernel_) {
         case InnerKernel::step06: {
             // K is not split: split-K would need a workspace outside the plan's memory budget.
+            step06::DeviceSlots slots = step06::device_slots();
+            slots.multiprocessors = std::max(1, slots.multiprocessors / static_cast<int>(lanes_));
             const step06::Config config =
-                step06::choose_config(rows, cols, k, step06::device_slots(), /*max_splits=*/1);
+                step06::choose_config(rows, cols, k, slots, /*max_splits=*/1);
             step06::gemm(a, b, c, rows, cols, k, stream, config);
             return;
         }

@@ -70,6 +70,7 @@ class InnerMultiply {
 
   private:
     InnerKernel kernel_;
+    std::size_t lanes_;
     // One vendor handle per lane: a BLAS handle's workspace must not be shared by kernels that
     // run at the same time on two streams.
     std::vector<std::unique_ptr<tutorial::VendorBlas>> vendor_;

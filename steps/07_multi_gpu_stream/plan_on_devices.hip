@@ -2,6 +2,7 @@
 // (asked once, here), and the planner's cut of the multiply for that budget.
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,6 +60,12 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
     request.budget_bytes = resolve_budget(options);
     request.chunk_rows = options.chunk_rows;
     request.panel_cols = options.panel_cols;
+    for (const int device : options.devices) {
+        int count = 0;
+        HIP_CHECK(hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount, device));
+        request.multiprocessors =
+            request.multiprocessors == 0 ? count : std::min(request.multiprocessors, count);
+    }
     return plan_multiply(request);
 }
 

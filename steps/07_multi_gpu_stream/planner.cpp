@@ -98,6 +98,25 @@ void check_request(const PlanRequest& request) {
 
 }  // namespace
 
+long long plan_waves(int m, int n, int chunk_rows, int panel_cols, int multiprocessors) {
+    auto blocks = [](int rows, int cols) {
+        return static_cast<long long>(ceil_div(rows, kWaveTileRows) *
+                                      ceil_div(cols, kWaveTileCols));
+    };
+    const long long slots = std::max(1, multiprocessors);
+    long long waves = 0;
+    for (int row = 0; row < m; row += kChunksAtOnce * chunk_rows) {
+        for (int col = 0; col < n; col += panel_cols) {
+            const int cols = std::min(panel_cols, n - col);
+            long long step = 0;  // the blocks of the chunks that compute together on this panel
+            for (int r = row; r < std::min(m, row + kChunksAtOnce * chunk_rows); r += chunk_rows)
+                step += blocks(std::min(chunk_rows, m - r), cols);
+            waves += (step + slots - 1) / slots;
+        }
+    }
+    return waves;
+}
+
 std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
                                const std::vector<DeviceMemory>& entries) {
     std::uint64_t budget = UINT64_MAX;
@@ -167,6 +186,7 @@ Plan plan_multiply(const PlanRequest& request) {
             std::to_string(index_limit) + " rows or columns");
     }
 
+    int tallest_rows = 0;  // the tallest chunk height that fits, when the planner chose it
     if (rows == 0) {
         // [chunk height]
         // Tall chunks first: the chunk height sets the flops per byte of B that crosses the host
@@ -183,6 +203,7 @@ Plan plan_multiply(const PlanRequest& request) {
                     tallest = side;
             }
         }
+        tallest_rows = tallest;
         if (tallest > 0) {
             rows = balanced(m, tallest, kGranule);
             if (!fits(rows, std::min(probe_cols, tallest)))
@@ -201,6 +222,37 @@ Plan plan_multiply(const PlanRequest& request) {
         if (widest > 0)
             cols = balanced(n, widest, kGranule);
         // [panel width]
+    }
+
+    if (request.multiprocessors > 0 && request.chunk_rows == 0 && request.panel_cols == 0 &&
+        rows > 0 && cols > 0 && fits(rows, cols)) {
+        // [wave fit]
+        // Fewer waves: chunks of the chosen height or of the tallest whole block rows, and panels
+        // of whole block columns whose last one is not much narrower than the rest.
+        struct Choice {
+            long long waves;
+            int rows, cols;
+        };
+        Choice best{plan_waves(m, n, rows, cols, request.multiprocessors), rows, cols};
+        const int whole_rows = tallest_rows / kWaveTileRows * kWaveTileRows;
+        for (const int r : {rows, whole_rows}) {
+            if (r < 1)
+                continue;
+            for (int c = kWaveTileCols; c <= std::min(n, kWidestPanelCols); c += kWaveTileCols) {
+                const int last = n - static_cast<int>((ceil_div(n, c) - 1) * c);
+                if ((c < n && 4 * last < 3 * c) || !fits(r, c))
+                    continue;
+                const Choice choice{plan_waves(m, n, r, c, request.multiprocessors), r, c};
+                if (choice.waves < best.waves ||
+                    (choice.waves == best.waves &&
+                     (r > best.rows || (r == best.rows && c > best.cols)))) {
+                    best = choice;
+                }
+            }
+        }
+        rows = best.rows;
+        cols = best.cols;
+        // [wave fit]
     }
 
     if (rows == 0 || cols == 0 || !fits(rows, cols)) {

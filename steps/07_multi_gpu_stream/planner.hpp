@@ -42,6 +42,18 @@ constexpr int kPanelBuffers = 2;
 /// ones leave more of the budget to the chunks of A.
 constexpr int kPreferredPanelCols = 2048;
 
+/// The block tile the wave count assumes: step 06's largest, 128 x 256, which its rule picks for
+/// the tiles of a plan. A panel whose width is a multiple of kWaveTileCols leaves no block column
+/// half empty.
+constexpr int kWaveTileRows = 128;
+constexpr int kWaveTileCols = 256;
+
+/// The widest panel the planner tries when it knows the multiprocessor count (see
+/// plan_multiply()). Wider panels copy a little faster and make fewer steps, but on an H100 at
+/// k = 16384 a panel of 3072 columns already takes the link longer than the half of a step that a
+/// short last panel leaves it.
+constexpr int kWidestPanelCols = 3072;
+
 /// Every row of a device buffer starts on a 16-byte boundary, whatever n and k are, so that the
 /// inner kernels keep their float4 path (steps 05 and 06 fall back to scalar accesses otherwise):
 /// a chunk of A is stored with its k columns padded to a multiple of kRowAlign elements, a panel
@@ -67,6 +79,9 @@ struct PlanRequest {
     std::uint64_t budget_bytes = 0;  ///< device memory each entry may allocate
     int chunk_rows = 0;              ///< 0: chosen from the budget; otherwise used (capped at m)
     int panel_cols = 0;              ///< 0: chosen from the budget; otherwise used (capped at n)
+    /// Multiprocessors of the device (the fewest over the entries); 0 when unknown. When known,
+    /// the planner sizes chunks and panels so that the steps fill whole waves (see plan_waves()).
+    int multiprocessors = 0;
 };
 
 /// Rows [first_row, first_row + rows) of A and C.
@@ -139,14 +154,26 @@ std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
 /// at least 1) of the request's shapes.
 BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols);
 
+/// How many waves of kWaveTileRows x kWaveTileCols blocks over `multiprocessors` (one block each)
+/// the kernels of a plan with chunks of `chunk_rows` and panels of `panel_cols` take, when the two
+/// chunks that compute at once share each wave: for every pair of chunks (0 and 1, 2 and 3, ...)
+/// and every panel, the blocks of both tiles, rounded up to whole waves. The kernels of two lanes
+/// run side by side, so one tile's last, partial wave is filled by its partner's blocks, but
+/// nothing fills the last wave of a step. Fewer waves, shorter kernels.
+long long plan_waves(int m, int n, int chunk_rows, int panel_cols, int multiprocessors);
+
 /// Cuts the multiply into chunks and panels for the request.
 ///
 /// Without overrides the planner keeps chunks as tall as the budget allows, up to
 /// kPreferredChunkRows and ceil(m / entries) (so that every entry can get work), because the
 /// chunk height sets how many flops each streamed byte of B buys; it then widens the panels up to
 /// kPreferredPanelCols with the memory that is left. Both are spread evenly over m and n and
-/// rounded to multiples of kGranule where that still fits. Overrides are taken as they are (capped
-/// at m and n).
+/// rounded to multiples of kGranule where that still fits. When the request knows the device's
+/// multiprocessors, the planner then also tries chunks of the tallest height in whole block rows
+/// and panels of every multiple of kWaveTileCols up to kWidestPanelCols whose last panel is at
+/// least three quarters as wide (a short last step leaves the next panel's copy exposed), and keeps
+/// the pair with the fewest plan_waves(), the tallest and then the widest on a tie. Overrides are
+/// taken as they are (capped at m and n).
 ///
 /// Throws std::invalid_argument with a message when the request is impossible: a size or the
 /// number of entries below 1, an element size of 0, a buffer with more elements than an int can

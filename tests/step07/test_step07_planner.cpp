@@ -208,6 +208,68 @@ TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(shared.chunks.size(), 4u);
 }
 
+TEST(Step07Planner, WavesCountThePairedTilesOfEachStep) {
+    // 512 x 768 in chunks of 256 rows and panels of 512 columns, on 3 multiprocessors: two chunks
+    // of 2 block rows each make a pair; panel 0 (2 block columns) gives 2 x 2 x 2 = 8 blocks, 3
+    // waves; panel 1 (256 columns, 1 block column) gives 2 x 2 x 1 = 4 blocks, 2 waves.
+    EXPECT_EQ(step07::plan_waves(512, 768, 256, 512, 3), 5);
+    // The same pair on 8 multiprocessors: one wave per panel.
+    EXPECT_EQ(step07::plan_waves(512, 768, 256, 512, 8), 2);
+    // A third chunk (of 100 rows, 1 block row) pairs with nobody: 2 + 1 more blocks.
+    EXPECT_EQ(step07::plan_waves(612, 768, 256, 512, 8), 4);
+    // A partial block still takes a whole slot: 129 x 257 is 2 x 2 blocks.
+    EXPECT_EQ(step07::plan_waves(129, 257, 129, 257, 1), 4);
+}
+
+TEST(Step07Planner, KnowingTheMultiprocessorsFillsWaves) {
+    // n = 15001 with a third of A + B + C (858 MiB) on a GPU of 132 multiprocessors (an H100):
+    // without the count, chunks and panels of 1920 (7.5 block columns of 256, half a block
+    // column idle in every tile, 64 waves); with it, panels of whole block columns and fewer
+    // waves.
+    PlanRequest asked = request(15001, 15001, 15001, 900120004);
+    const Plan blind = step07::plan_multiply(asked);
+    asked.multiprocessors = 132;
+    const Plan fitted = step07::plan_multiply(asked);
+    EXPECT_EQ(blind.panel_cols, 1920);
+    const long long blind_waves =
+        step07::plan_waves(15001, 15001, blind.chunk_rows, blind.panel_cols, 132);
+    const long long fitted_waves =
+        step07::plan_waves(15001, 15001, fitted.chunk_rows, fitted.panel_cols, 132);
+    EXPECT_EQ(blind_waves, 64);
+    EXPECT_LT(fitted_waves, blind_waves);
+    EXPECT_EQ(fitted.panel_cols % step07::kWaveTileCols, 0);
+    EXPECT_LE(fitted.panel_cols, step07::kWidestPanelCols);
+    EXPECT_GE(4 * fitted.panels.back().cols, 3 * fitted.panel_cols);  // no short last panel
+    EXPECT_LE(fitted.buffers.total_bytes(), asked.budget_bytes);
+    // No other candidate of the search does better.
+    for (int cols = step07::kWaveTileCols; cols <= step07::kWidestPanelCols;
+         cols += step07::kWaveTileCols) {
+        const int last = 15001 - (15001 + cols - 1) / cols * cols + cols;
+        if (4 * last < 3 * cols)
+            continue;
+        for (const int rows : {fitted.chunk_rows, blind.chunk_rows}) {
+            if (step07::buffers_for(asked, rows, cols).total_bytes() <= asked.budget_bytes) {
+                EXPECT_GE(step07::plan_waves(15001, 15001, rows, cols, 132), fitted_waves)
+                    << rows << " x " << cols;
+            }
+        }
+    }
+
+    // n = 16384: 2048 x 2048 already fills whole waves and stays.
+    PlanRequest square = request(16384, 16384, 16384, kGiB);
+    square.multiprocessors = 132;
+    const Plan kept = step07::plan_multiply(square);
+    EXPECT_EQ(kept.chunk_rows, 2048);
+    EXPECT_EQ(kept.panel_cols, 2048);
+
+    // Overrides are not second-guessed.
+    PlanRequest forced = request(15001, 15001, 15001, 900120004, 1, 1920, 1920);
+    forced.multiprocessors = 132;
+    const Plan as_asked = step07::plan_multiply(forced);
+    EXPECT_EQ(as_asked.chunk_rows, 1920);
+    EXPECT_EQ(as_asked.panel_cols, 1920);
+}
+
 TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // 301 x 517 x 203 floats, worked out by hand in the comments. Stored rows are padded to 4
     // floats: A's to 204, B's to 204 rows of the panel's width rounded up, C's to that width.

@@ -72,6 +72,10 @@ void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b,
     switch (kernel_) {
         case InnerKernel::step06: {
             // K is not split: split-K would need a workspace outside the plan's memory budget.
+            // The rule is asked for this lane's share of the multiprocessors: the kernels of the
+            // two lanes run side by side, so a tile of 2048 x 3072 (192 blocks of 128 x 256) fills
+            // three waves together with its partner rather than leaving 1.45 waves alone, and the
+            // rule keeps the fast 128 x 256 tile instead of switching to a smaller one.
             step06::DeviceSlots slots = step06::device_slots();
             slots.multiprocessors = std::max(1, slots.multiprocessors / static_cast<int>(lanes_));
             const step06::Config config =

@@ -40,7 +40,8 @@ PlanRequest request(int m, int n, int k, std::uint64_t budget, int entries = 1, 
 std::string describe(const PlanRequest& r) {
     return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k) +
            ", budget " + std::to_string(r.budget_bytes) + ", entries " + std::to_string(r.entries) +
-           ", rows " + std::to_string(r.chunk_rows) + ", cols " + std::to_string(r.panel_cols);
+           ", rows " + std::to_string(r.chunk_rows) + ", cols " + std::to_string(r.panel_cols) +
+           ", multiprocessors " + std::to_string(r.multiprocessors);
 }
 
 // The pieces of [0, total) must follow each other without gap or overlap, none larger than `size`.
@@ -77,17 +78,22 @@ std::uint64_t live_bytes(const Plan& plan) {
 // Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
 std::vector<PlanRequest> feasible_requests() {
     std::vector<PlanRequest> requests;
-    const int shapes[][3] = {{1, 1, 1},   {17, 31, 13},       {301, 517, 203},
-                             {4, 4, 4},   {1031, 1025, 1037}, {5000, 300, 20},
-                             {64, 1, 33}, {1, 50, 40},        {16384, 16384, 16384},
-                             {40, 30, 1}};
+    const int shapes[][3] = {{1, 1, 1},   {17, 31, 13},         {301, 517, 203},
+                             {4, 4, 4},   {1031, 1025, 1037},   {5000, 300, 20},
+                             {64, 1, 33}, {1, 50, 40},          {16384, 16384, 16384},
+                             {40, 30, 1}, {15001, 15001, 15001}};
     const std::uint64_t budgets[] = {64 * 1024, 700000, 16 * kMiB, 768 * kMiB, 80 * kGiB};
     for (const auto& s : shapes) {
         for (const std::uint64_t budget : budgets) {
             for (const int entries : {1, 2, 3}) {
-                const PlanRequest r = request(s[0], s[1], s[2], budget, entries);
-                if (step07::buffers_for(r, 1, 1).total_bytes() <= budget)
+                PlanRequest r = request(s[0], s[1], s[2], budget, entries);
+                if (step07::buffers_for(r, 1, 1).total_bytes() > budget)
+                    continue;
+                // Without the multiprocessor count, and with it (the wave fit, see planner.hpp).
+                for (const int multiprocessors : {0, 7, 132}) {
+                    r.multiprocessors = multiprocessors;
                     requests.push_back(r);
+                }
             }
         }
         requests.push_back(request(s[0], s[1], s[2], 80 * kGiB, 1, 7, 13));

@@ -4,6 +4,7 @@
 #include <climits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "common/byte_size.hpp"
 
@@ -229,29 +230,24 @@ Plan plan_multiply(const PlanRequest& request) {
         // [wave fit]
         // Fewer waves: chunks of the chosen height or of the tallest whole block rows, and panels
         // of whole block columns whose last one is not much narrower than the rest.
-        struct Choice {
-            long long waves;
-            int rows, cols;
+        // Compared as (waves, -rows, -cols): fewest waves, then tallest, then widest.
+        auto key = [&](int r, int c) {
+            return std::tuple(plan_waves(m, n, r, c, request.multiprocessors), -r, -c);
         };
-        Choice best{plan_waves(m, n, rows, cols, request.multiprocessors), rows, cols};
+        auto best = key(rows, cols);
         const int whole_rows = tallest_rows / kWaveTileRows * kWaveTileRows;
         for (const int r : {rows, whole_rows}) {
             if (r < 1)
                 continue;
             for (int c = kWaveTileCols; c <= std::min(n, kWidestPanelCols); c += kWaveTileCols) {
-                const int last = n - static_cast<int>((ceil_div(n, c) - 1) * c);
+                const int last = n % c == 0 ? c : n % c;
                 if ((c < n && 4 * last < 3 * c) || !fits(r, c))
                     continue;
-                const Choice choice{plan_waves(m, n, r, c, request.multiprocessors), r, c};
-                if (choice.waves < best.waves ||
-                    (choice.waves == best.waves &&
-                     (r > best.rows || (r == best.rows && c > best.cols)))) {
-                    best = choice;
-                }
+                best = std::min(best, key(r, c));
             }
         }
-        rows = best.rows;
-        cols = best.cols;
+        rows = -std::get<1>(best);
+        cols = -std::get<2>(best);
         // [wave fit]
     }
 

@@ -250,7 +250,7 @@ TEST(Step07Planner, KnowingTheMultiprocessorsFillsWaves) {
     // No other candidate of the search does better.
     for (int cols = step07::kWaveTileCols; cols <= step07::kWidestPanelCols;
          cols += step07::kWaveTileCols) {
-        const int last = 15001 - (15001 + cols - 1) / cols * cols + cols;
+        const int last = 15001 % cols == 0 ? cols : 15001 % cols;
         if (4 * last < 3 * cols)
             continue;
         for (const int rows : {fitted.chunk_rows, blind.chunk_rows}) {

@@ -80,6 +80,8 @@ std::string config_name(const Config& config) {
     std::string name = tile_name(config.tile);
     if (config.splits != 1)
         name += " split " + std::to_string(config.splits);
+    if (config.workers != 0)
+        name += " stream-K " + std::to_string(config.workers);
     if (config.packing == Packing::on)
         name += ", packed";
     if (config.packing == Packing::off)
@@ -129,21 +131,53 @@ void check_config(const Config& config) {
                                     std::to_string(kMaxSplits) + ", not " +
                                     std::to_string(config.splits));
     }
+    if (config.workers < 0 || config.workers > kMaxWorkers) {
+        throw std::invalid_argument(
+            "the stream-K workers of step 06 are a whole number from 0 "
+            "(no stream-K) to " +
+            std::to_string(kMaxWorkers) + ", not " + std::to_string(config.workers));
+    }
+    if (config.workers != 0 && config.splits != 1) {
+        throw std::invalid_argument("step 06 uses split-K or stream-K, not both: got split " +
+                                    std::to_string(config.splits) + " with " +
+                                    std::to_string(config.workers) + " stream-K workers");
+    }
 }
 
-int parse_splits(const std::string& text) {
-    // Digits only (no sign, space or exponent), and at most two of them, before any conversion.
-    const bool digits =
-        !text.empty() && text.size() <= 2 &&
+namespace {
+
+// A whole number from `low` to `high` written with at most `digits` digits and nothing else (no
+// sign, space or exponent), checked before any conversion; -1 otherwise.
+int parse_count(const std::string& text, std::size_t digits, int low, int high) {
+    const bool ok =
+        !text.empty() && text.size() <= digits &&
         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const int splits = digits ? std::stoi(text) : 0;
-    if (splits < 1 || splits > kMaxSplits) {
+    const int value = ok ? std::stoi(text) : -1;
+    return value >= low && value <= high ? value : -1;
+}
+
+}  // namespace
+
+int parse_splits(const std::string& text) {
+    const int splits = parse_count(text, 2, 1, kMaxSplits);
+    if (splits < 0) {
         throw std::invalid_argument("'" + text +
                                     "' is not a split factor of step 06; choose a whole number "
                                     "from 1 to " +
                                     std::to_string(kMaxSplits));
     }
     return splits;
+}
+
+int parse_workers(const std::string& text) {
+    const int workers = parse_count(text, 4, 0, kMaxWorkers);
+    if (workers < 0) {
+        throw std::invalid_argument("'" + text +
+                                    "' is not a number of stream-K workers of step 06; choose a "
+                                    "whole number from 0 (no stream-K) to " +
+                                    std::to_string(kMaxWorkers));
+    }
+    return workers;
 }
 
 // [plan splits]
@@ -154,6 +188,26 @@ SplitPlan plan_splits(int k, int splits) {
     return {static_cast<int>(depth), static_cast<int>(ceil_div(k, depth))};
 }
 // [plan splits]
+
+// [plan stream-K]
+StreamKPlan plan_stream_k(int m, int n, int k, TileShape tile, int workers) {
+    StreamKPlan plan;
+    const TileSize size = tile_size(tile);
+    plan.tiles = static_cast<int>(ceil_div(m, size.rows) * ceil_div(n, size.cols));
+    plan.first_tile = plan.tiles;
+    plan.slices = static_cast<int>(std::max<long long>(1, ceil_div(k, kSlice)));
+    if (workers <= 0 || k <= 0 || plan.tiles == 0)
+        return plan;
+    // Whole waves stay whole tiles; what is left over (all of it, short of one wave) is shared.
+    const int shared = plan.tiles % workers;
+    if (shared == 0)
+        return plan;
+    plan.workers = workers;
+    plan.first_tile = plan.tiles - shared;
+    plan.total = static_cast<long long>(shared) * plan.slices;
+    return plan;
+}
+// [plan stream-K]
 
 int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
     switch (tile) {
@@ -172,31 +226,58 @@ double Estimate::total() const {
 }
 
 // [estimate]
+namespace {
+
+// The work of the busiest multiprocessor when `blocks` blocks of `block_work` multiply-adds each
+// are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
+// at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
+// share the multiprocessor and each runs only a little faster.
+double busiest_work(long long blocks, double block_work, int multiprocessors, int resident) {
+    const long long busiest = ceil_div(blocks, multiprocessors);
+    const long long full_rounds = busiest / resident;
+    const long long rest = busiest % resident;
+    const double last_round_speed =
+        std::pow(static_cast<double>(rest) / resident, kOccupancyExponent);
+    return static_cast<double>(full_rounds) * resident * block_work +
+           (rest > 0 ? static_cast<double>(rest) * block_work / last_round_speed : 0.0);
+}
+
+}  // namespace
+
 Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& device) {
     const TileSize size = tile_size(config.tile);
     const SplitPlan split = plan_splits(k, config.splits);
     const long long tiles = ceil_div(m, size.rows) * ceil_div(n, size.cols);
-    const long long blocks = tiles * split.count;
     const int resident = std::max(1, device.blocks_per_multiprocessor(config.tile));
     const int multiprocessors = std::max(1, device.multiprocessors);
-
-    // The busiest multiprocessor gets ceil(blocks / multiprocessors) blocks; its work sets the
-    // time. It runs them `resident` at a time: full rounds at the tile's speed, then the rest, a
-    // last round in which fewer blocks share the multiprocessor and each runs only a little faster.
-    const long long busiest = ceil_div(blocks, multiprocessors);
-    const long long full_rounds = busiest / resident;
-    const long long rest = busiest % resident;
-    const double block_work = static_cast<double>(size.rows) * size.cols * split.depth;
-    const double last_round_speed =
-        std::pow(static_cast<double>(rest) / resident, kOccupancyExponent);
+    const double tile_floats = static_cast<double>(size.rows) * size.cols;
     Estimate result{};
     result.config = config;
+    if (config.workers > 0) {
+        // Stream-K: the whole waves of tiles, then the workers' equal shares of the rest.
+        const StreamKPlan plan = plan_stream_k(m, n, k, config.tile, config.workers);
+        const double tile_work = tile_floats * split.depth;
+        result.blocks = plan.first_tile + plan.workers;
+        result.waves =
+            static_cast<double>(plan.tiles) / (static_cast<double>(multiprocessors) * resident);
+        const double share =
+            plan.workers > 0 ? static_cast<double>(plan.total) / plan.workers * tile_floats * kSlice
+                             : 0.0;
+        result.compute = (busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
+                          busiest_work(plan.workers, share, multiprocessors, resident)) /
+                         speed(config.tile);
+        // A worker writes at most two partial tiles, and the last one to finish a tile reads
+        // its partial tiles back and writes C: about four tiles moved per worker.
+        result.reduction =
+            kMultiplyAddsPerFloatMoved * 4.0 * plan.workers * tile_floats / multiprocessors;
+        return result;
+    }
+    const long long blocks = tiles * split.count;
+    const double block_work = tile_floats * split.depth;
     result.blocks = static_cast<int>(blocks);
     result.waves = static_cast<double>(blocks) / (static_cast<double>(multiprocessors) * resident);
     result.compute =
-        (static_cast<double>(full_rounds) * resident * block_work +
-         (rest > 0 ? static_cast<double>(rest) * block_work / last_round_speed : 0.0)) /
-        speed(config.tile);
+        busiest_work(blocks, block_work, multiprocessors, resident) / speed(config.tile);
     // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
     result.reduction = split.count == 1 ? 0.0
                                         : kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
@@ -219,6 +300,13 @@ std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
             }
             all.push_back(estimate(m, n, k, {tile, splits}, device));
         }
+        // Stream-K, with one worker per resident block, where the tiles make more than one wave
+        // and end in a partial one; it needs a workspace, as split-K does.
+        const int workers = std::max(1, device.multiprocessors) *
+                            std::max(1, device.blocks_per_multiprocessor(tile));
+        const StreamKPlan plan = plan_stream_k(m, n, k, tile, std::min(workers, kMaxWorkers));
+        if (max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
+            all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, device));
     }
     return all;
 }

@@ -56,16 +56,23 @@ enum class Packing {
     on,         ///< always pack: A and B are copied into rows padded to a multiple of 4 floats
 };
 
+/// The most stream-K workers one multiply may use (a forced configuration; the rule uses one per
+/// resident block: multiprocessors times blocks per multiprocessor).
+constexpr int kMaxWorkers = 1024;
+
 /// A way to run one multiply: which block tile, into how many ranges K is split (1: no split-K,
-/// the blocks write C directly), and whether operands that float4 cannot read are packed first.
+/// the blocks write C directly), whether the last, partial wave of tiles is shared out by stream-K
+/// among `workers` blocks (0: no stream-K), and whether operands that float4 cannot read are
+/// packed first.
 struct Config {
     TileShape tile = TileShape::t128x256;
     int splits = 1;
     Packing packing = Packing::automatic;
+    int workers = 0;
 };
 
-/// "128x256" for one split, "64x64 split 4" for four; ", packed" or ", unpacked" follow when the
-/// packing is forced.
+/// "128x256" for one split, "64x64 split 4" for four, "128x256 stream-K 132" with 132 stream-K
+/// workers; ", packed" or ", unpacked" follow when the packing is forced.
 std::string config_name(const Config& config);
 
 /// "auto", "on" or "off", as the command line spells it.
@@ -89,9 +96,13 @@ bool worth_packing(int m, int n, int k);
 /// operands where they are (`float4_ready`), otherwise as config.packing says.
 bool packs(const Config& config, int m, int n, int k, bool float4_ready);
 
-/// Throws std::invalid_argument, naming the allowed range, when config.splits is not 1 to
-/// kMaxSplits.
+/// Throws std::invalid_argument, naming the allowed values, when config.splits is not 1 to
+/// kMaxSplits, config.workers is not 0 to kMaxWorkers, or both split-K and stream-K are asked for.
 void check_config(const Config& config);
+
+/// Parses a number of stream-K workers given as text ("132", or "0" for none); throws
+/// std::invalid_argument naming the allowed range otherwise.
+int parse_workers(const std::string& text);
 
 /// Parses a split factor given as text ("4"); throws std::invalid_argument naming the allowed
 /// range otherwise.
@@ -107,6 +118,31 @@ struct SplitPlan {
 /// The split of K into at most `splits` ranges whose starts are multiples of kSlice, so that only
 /// the last range can end inside a slice. K = 0 gives one empty range.
 SplitPlan plan_splits(int k, int splits);
+
+/// How stream-K shares out an m x n x k multiply of `tile` tiles among `workers` blocks. The tiles
+/// are numbered row by row; the first `first_tile` of them make whole waves and are computed one
+/// block per tile, as without stream-K. The last `tiles - first_tile` (tiles % workers, or all of
+/// them when there are fewer tiles than workers) make `total` = their count times `slices`
+/// K-slices, and worker w computes slices [begin(w), begin(w + 1)) of that sequence: a few tiles'
+/// worth, as even as whole slices allow, cut wherever its share ends.
+struct StreamKPlan {
+    int workers = 0;      ///< blocks sharing the last tiles (0: no stream-K tiles at all)
+    int tiles = 0;        ///< all tiles of C
+    int first_tile = 0;   ///< tiles [0, first_tile) are computed whole, one block each
+    int slices = 0;       ///< K-slices of one tile: ceil(k / kSlice), at least 1
+    long long total = 0;  ///< K-slices shared out: (tiles - first_tile) slices
+
+    /// Where worker w's share starts (w = workers gives `total`).
+    long long begin(int w) const { return static_cast<long long>(w) * total / workers; }
+    /// The worker whose share holds slice x of the shared sequence.
+    int owner(long long x) const {
+        return static_cast<int>(((x + 1) * workers + total - 1) / total - 1);
+    }
+};
+
+/// The stream-K plan for `workers` blocks (none when `workers` is 0 or the tiles fill whole
+/// waves).
+StreamKPlan plan_stream_k(int m, int n, int k, TileShape tile, int workers);
 
 /// What the rule needs to know of the GPU: its multiprocessors, and how many blocks of each tile
 /// shape one multiprocessor holds at once (from the occupancy calculator).
@@ -127,20 +163,21 @@ struct Estimate {
     int blocks;            ///< blocks launched (tiles times splits)
     double waves;          ///< blocks over the slots of all multiprocessors
     double compute;        ///< the busiest multiprocessor's share of the multiply-adds
-    double reduction;      ///< the split-K reduction's memory traffic, in the same unit
+    double reduction;      ///< split-K's or stream-K's partial tiles' memory traffic, same unit
     double total() const;  ///< compute + reduction
 };
 
 /// The estimate for `config` on an m x n x k multiply.
 Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& device);
 
-/// Every configuration the rule considers for this shape (split factors up to `max_splits`), with
-/// its estimate, in the order tried.
+/// Every configuration the rule considers for this shape (split factors up to `max_splits`, and
+/// stream-K with one worker per resident block when the tiles make more than one wave but not a
+/// whole number of them), with its estimate, in the order tried.
 std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
                                  int max_splits = kMaxSplits);
 
 /// The rule: the configuration with the smallest estimate (the first one on a tie). With
-/// `max_splits` = 1 it never splits K, so the multiply needs no workspace.
+/// `max_splits` = 1 it neither splits K nor uses stream-K, so the multiply needs no workspace.
 Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits = kMaxSplits);
 
 }  // namespace step06

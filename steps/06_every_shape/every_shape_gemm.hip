@@ -243,24 +243,14 @@ __device__ inline void store_block(float* __restrict__ c, int m, int n, int bloc
 }
 
 // [kernel]
-// Step 05's double-buffered loop over K-slices, over one range of K: blockIdx.z picks the split,
-// which covers K-slices [z depth, (z + 1) depth). With one split the block writes C; with more,
-// its partial tile goes to out + z m n and reduce_splits() adds them up.
+// Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a
+// multiple of kSlice): adds that range's contribution to the block tile at (block_row, block_col)
+// to this thread's sums. `tiles` is the block's two slice buffers in shared memory.
 template <class T, bool kVectorized>
-__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
-    warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                      float* __restrict__ out, int m, int n, int k, int depth) {
-    // The two buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs
-    // more than the 48 KiB a kernel may declare statically on NVIDIA GPUs (see launch_tiles()).
-    HIP_DYNAMIC_SHARED(float4, shared_memory)
-    auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
-    const int block_row = blockIdx.y * T::kBlockRows;
-    const int block_col = blockIdx.x * T::kBlockCols;
-    const int k_begin = blockIdx.z * depth;
-    const int k_end = k_begin + depth < k ? k_begin + depth : k;
-    const ThreadPlace<T> place;
-    float sum[T::kThreadRows][T::kThreadCols] = {};
-
+__device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
+                                  int n, int k, int block_row, int block_col, int k_begin,
+                                  int k_end, SliceTiles<T>* tiles, const ThreadPlace<T>& place,
+                                  float (&sum)[T::kThreadRows][T::kThreadCols]) {
     store_slice(tiles[0], load_slice<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
     __syncthreads();
     int current = 0;
@@ -277,10 +267,149 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         __syncthreads();
         current = 1 - current;
     }
+}
+
+// One block per tile of C, over one range of K: blockIdx.z picks the split, which covers K-slices
+// [z depth, (z + 1) depth). With one split the block writes C; with more, its partial tile goes to
+// out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of tiles
+// from `tile_count` on do nothing (stream-K computes those).
+template <class T, bool kVectorized>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+    warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                      float* __restrict__ out, int m, int n, int k, int depth, int tile_count) {
+    if (static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x) >= tile_count)
+        return;
+    // The two buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs
+    // more than the 48 KiB a kernel may declare statically on NVIDIA GPUs (see launch_tiles()).
+    HIP_DYNAMIC_SHARED(float4, shared_memory)
+    auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
+    const int block_row = blockIdx.y * T::kBlockRows;
+    const int block_col = blockIdx.x * T::kBlockCols;
+    const int k_begin = blockIdx.z * depth;
+    const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    const ThreadPlace<T> place;
+    float sum[T::kThreadRows][T::kThreadCols] = {};
+    accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
+                               sum);
     float* c = out + static_cast<std::size_t>(blockIdx.z) * m * n;
     store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
 }
 // [kernel]
+
+// [stream-K]
+// What a stream-K kernel needs of the plan (StreamKPlan, whose begin() and owner() it repeats).
+struct StreamKShare {
+    int workers;
+    int first_tile;
+    int slices;
+    long long total;
+    int tiles_across;
+
+    __device__ long long begin(int w) const { return static_cast<long long>(w) * total / workers; }
+    __device__ int owner(long long x) const {
+        return static_cast<int>(((x + 1) * workers + total - 1) / total - 1);
+    }
+    // Where worker w's partial tile for shared tile `local` goes: its first tile in slot 2 w,
+    // its last in slot 2 w + 1 (a share shorter than a tile touches at most two; the tiles in
+    // between, if any, are whole and go straight to C).
+    __device__ int slot(int w, int local) const {
+        return 2 * w + (begin(w) / slices == local ? 0 : 1);
+    }
+};
+
+// Adds the partial tile at `partial` (kBlockRows x kBlockCols, row-major) to this thread's sums,
+// or copies it into them when `first`.
+template <class T>
+__device__ inline void add_partial(const float* __restrict__ partial, const ThreadPlace<T>& place,
+                                   bool first, float (&sum)[T::kThreadRows][T::kThreadCols]) {
+#pragma unroll
+    for (int piece_row = 0; piece_row < T::kPieceRows; ++piece_row) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            const float* line =
+                partial + (place.row + piece_row * T::kRowStride + r) * T::kBlockCols;
+#pragma unroll
+            for (int piece_col = 0; piece_col < T::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                const float4 four =
+                    *reinterpret_cast<const float4*>(line + place.col + piece_col * T::kColStride);
+                sum[i][j + 0] = first ? four.x : sum[i][j + 0] + four.x;
+                sum[i][j + 1] = first ? four.y : sum[i][j + 1] + four.y;
+                sum[i][j + 2] = first ? four.z : sum[i][j + 2] + four.z;
+                sum[i][j + 3] = first ? four.w : sum[i][j + 3] + four.w;
+            }
+        }
+    }
+}
+
+// Worker blockIdx.x computes K-slices [begin, end) of the shared tiles' sequence, tile by tile. A
+// tile it computes whole goes to C. Otherwise it writes its partial tile to its slot and counts
+// itself in `arrivals`; the worker that arrives last at a tile adds the tile's partial tiles in
+// worker order (so the bits do not depend on who is last) and writes C. Nobody waits for anybody.
+template <class T, bool kVectorized>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+    stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                    float* __restrict__ partials, int* __restrict__ arrivals, int m, int n, int k,
+                    int workers, int first_tile, int slices, long long total, int tiles_across) {
+    const StreamKShare share{workers, first_tile, slices, total, tiles_across};
+    HIP_DYNAMIC_SHARED(float4, shared_memory)
+    auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
+    __shared__ int last_to_arrive;
+    constexpr int kTileFloats = T::kBlockRows * T::kBlockCols;
+    const ThreadPlace<T> place;
+    const int worker = blockIdx.x;
+    const long long end = share.begin(worker + 1);
+    for (long long at = share.begin(worker); at < end;) {
+        const int local = static_cast<int>(at / share.slices);  // which shared tile
+        const long long tile_begin = static_cast<long long>(local) * share.slices;
+        const long long tile_end = tile_begin + share.slices;
+        const long long stop = end < tile_end ? end : tile_end;
+        const int tile = share.first_tile + local;
+        const int block_row = tile / share.tiles_across * T::kBlockRows;
+        const int block_col = tile % share.tiles_across * T::kBlockCols;
+        const int k_begin = static_cast<int>(at - tile_begin) * T::kSlice;
+        const int k_end = static_cast<int>(stop - tile_begin) * T::kSlice < k
+                              ? static_cast<int>(stop - tile_begin) * T::kSlice
+                              : k;
+        float sum[T::kThreadRows][T::kThreadCols] = {};
+        accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
+                                   place, sum);
+        if (at == tile_begin && stop == tile_end) {
+            store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+        } else {
+            float* mine =
+                partials + static_cast<std::size_t>(share.slot(worker, local)) * kTileFloats;
+            store_block<T, true>(mine, T::kBlockRows, T::kBlockCols, 0, 0, place, sum);
+            const int first_worker = share.owner(tile_begin);
+            const int last_worker = share.owner(tile_end - 1);
+            int contributors = 0;
+            for (int w = first_worker; w <= last_worker; ++w)
+                contributors += share.begin(w) < share.begin(w + 1) ? 1 : 0;
+            __threadfence();  // the partial tile is visible to every block before the count
+            __syncthreads();
+            if (threadIdx.x == 0)
+                last_to_arrive = atomicAdd(arrivals + local, 1) == contributors - 1;
+            __syncthreads();
+            if (last_to_arrive) {
+                __threadfence();
+                bool empty = true;
+                for (int w = first_worker; w <= last_worker; ++w) {
+                    if (share.begin(w) == share.begin(w + 1))
+                        continue;  // a worker with no slices at all
+                    add_partial<T>(
+                        partials + static_cast<std::size_t>(share.slot(w, local)) * kTileFloats,
+                        place, empty, sum);
+                    empty = false;
+                }
+                store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+            }
+        }
+        __syncthreads();  // the next tile's first slice must not overwrite one still being read
+        at = stop;
+    }
+}
+// [stream-K]
 
 // [reduce]
 // C (m x n) = the sum of the splits' partial tiles, always added in the order 0, 1, ..., splits -
@@ -378,35 +507,84 @@ void allow_shared_memory(Kernel kernel) {
 }
 // [shared memory]
 
+// Where a stream-K multiply keeps its partial tiles and arrival counts: `floats` floats of the
+// workspace, two partial tiles per worker, then one count per shared tile.
 template <class T>
+std::size_t stream_k_floats(const StreamKPlan& plan) {
+    if (plan.workers == 0)
+        return 0;
+    const std::size_t tile_floats = static_cast<std::size_t>(T::kBlockRows) * T::kBlockCols;
+    return 2 * static_cast<std::size_t>(plan.workers) * tile_floats +
+           static_cast<std::size_t>(plan.tiles - plan.first_tile);
+}
+
+// One block per tile (per tile and split with split-K), except the tiles stream-K shares out:
+// `plan` has them, and `stream_k` (stream_k_floats() floats of workspace) holds their partial
+// tiles and counts. The workers go first, then the whole tiles.
+template <class T, bool kVectorized>
 void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
-                  const SplitPlan& split, bool vectorized, hipStream_t stream) {
-    const dim3 blocks(ceil_div(n, T::kBlockCols), ceil_div(m, T::kBlockRows), split.count);
-    if (vectorized) {
-        allow_shared_memory<T>(warp_tiled_kernel<T, true>);
-        hipLaunchKernelGGL((warp_tiled_kernel<T, true>), blocks, dim3(T::kThreads),
-                           shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth);
-    } else {
-        allow_shared_memory<T>(warp_tiled_kernel<T, false>);
-        hipLaunchKernelGGL((warp_tiled_kernel<T, false>), blocks, dim3(T::kThreads),
-                           shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth);
+                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k,
+                  hipStream_t stream) {
+    const int tiles_across = ceil_div(n, T::kBlockCols);
+    allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized>);
+    if (plan.workers > 0) {
+        const std::size_t tile_floats = static_cast<std::size_t>(T::kBlockRows) * T::kBlockCols;
+        int* arrivals = reinterpret_cast<int*>(stream_k + 2 * plan.workers * tile_floats);
+        HIP_CHECK(
+            hipMemsetAsync(arrivals, 0, sizeof(int) * (plan.tiles - plan.first_tile), stream));
+        allow_shared_memory<T>(stream_k_kernel<T, kVectorized>);
+        hipLaunchKernelGGL((stream_k_kernel<T, kVectorized>), dim3(plan.workers), dim3(T::kThreads),
+                           shared_bytes<T>(), stream, a, b, out, stream_k, arrivals, m, n, k,
+                           plan.workers, plan.first_tile, plan.slices, plan.total, tiles_across);
+        HIP_CHECK_LAUNCH();
     }
+    if (plan.first_tile == 0)
+        return;
+    // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
+    const dim3 blocks(tiles_across, ceil_div(plan.first_tile, tiles_across), split.count);
+    hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized>), blocks, dim3(T::kThreads),
+                       shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth, plan.first_tile);
     HIP_CHECK_LAUNCH();
 }
 
+template <class T>
+void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
+                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, bool vectorized,
+                  hipStream_t stream) {
+    if (vectorized)
+        launch_tiles<T, true>(a, b, out, m, n, k, split, plan, stream_k, stream);
+    else
+        launch_tiles<T, false>(a, b, out, m, n, k, split, plan, stream_k, stream);
+}
+
 void launch(TileShape tile, const float* a, const float* b, float* out, int m, int n, int k,
-            const SplitPlan& split, bool vectorized, hipStream_t stream) {
+            const SplitPlan& split, const StreamKPlan& plan, float* stream_k, bool vectorized,
+            hipStream_t stream) {
     switch (tile) {
         case TileShape::t128x256:
-            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, vectorized, stream);
+            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, plan, stream_k, vectorized,
+                                       stream);
             return;
         case TileShape::t128x128:
-            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, vectorized, stream);
+            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, plan, stream_k, vectorized,
+                                       stream);
             return;
         case TileShape::t64x64:
-            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, vectorized, stream);
+            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, plan, stream_k, vectorized, stream);
             return;
     }
+}
+
+std::size_t stream_k_floats(TileShape tile, const StreamKPlan& plan) {
+    switch (tile) {
+        case TileShape::t128x256:
+            return stream_k_floats<Tiles128x256>(plan);
+        case TileShape::t128x128:
+            return stream_k_floats<Tiles128x128>(plan);
+        case TileShape::t64x64:
+            return stream_k_floats<Tiles64x64>(plan);
+    }
+    return 0;
 }
 
 template <class T>
@@ -536,16 +714,20 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const int k_read = pack ? round_up_4(k) : k;
     const int n_read = pack ? round_up_4(n) : n;
     const SplitPlan split = plan_splits(k_read, config.splits);
-    if (!pack && split.count == 1) {
-        launch(config.tile, a, b, c, m, n, k, split, vectorized, stream);
+    const StreamKPlan plan = plan_stream_k(m, n_read, k_read, config.tile, config.workers);
+    const std::size_t shared_out = stream_k_floats(config.tile, plan);
+    if (!pack && split.count == 1 && shared_out == 0) {
+        launch(config.tile, a, b, c, m, n, k, split, plan, nullptr, vectorized, stream);
         return;
     }
-    // Otherwise the copies and the kernel's split.count tiles of m x n' go to the workspace, and
-    // the reduction writes C.
+    // Otherwise the workspace holds, in this order: the packed copies; the kernel's split.count
+    // tiles of m x n', which the reduction adds into C (none when the kernel can write C itself);
+    // stream-K's partial tiles and counts.
+    const bool direct = !pack && split.count == 1;
     const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
     const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
-    const std::size_t tiles = static_cast<std::size_t>(m) * n_read * split.count;
-    workspaces().run(packed_a + packed_b + tiles, stream, [&](float* workspace) {
+    const std::size_t tiles = direct ? 0 : static_cast<std::size_t>(m) * n_read * split.count;
+    workspaces().run(packed_a + packed_b + tiles + shared_out, stream, [&](float* workspace) {
         const float* a_read = a;
         const float* b_read = b;
         if (pack) {
@@ -555,10 +737,11 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
             a_read = workspace;
             b_read = workspace + packed_a;
         }
-        float* partial = workspace + packed_a + packed_b;
-        launch(config.tile, a_read, b_read, partial, m, n_read, k_read, split, vectorized || pack,
-               stream);
-        launch_rows(reduce_splits, m, n, stream, partial, n_read, split.count, c, m, n);
+        float* out = direct ? c : workspace + packed_a + packed_b;
+        launch(config.tile, a_read, b_read, out, m, n_read, k_read, split, plan,
+               workspace + packed_a + packed_b + tiles, vectorized || pack, stream);
+        if (!direct)
+            launch_rows(reduce_splits, m, n, stream, out, n_read, split.count, c, m, n);
     });
 }
 

@@ -1,6 +1,7 @@
 /// \file
 /// \brief Step 06's program: a worked example of split-K, then the general multiply with the
-/// configuration the rule picks for its shape on this GPU (or the one --tile and --splits force).
+/// configuration the rule picks for its shape on this GPU (or the one --tile, --splits and
+/// --stream-k force).
 #include <hip/hip_runtime.h>
 
 #include <iomanip>
@@ -21,8 +22,8 @@ namespace {
 
 const tutorial::StepDescription kStep{
     "step06_every_shape",
-    "Step 06: warp tiles, three block-tile shapes and split-K, with a rule that picks the "
-    "configuration for each shape from the waves of blocks it gives on this GPU.",
+    "Step 06: warp tiles, three block-tile shapes, split-K and stream-K, with a rule that picks "
+    "the configuration for each shape from the waves of blocks it gives on this GPU.",
     "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
     "are added in a fixed order",
     /*default_size=*/1024,
@@ -33,17 +34,22 @@ const tutorial::StepDescription kStep{
     /*extra_options=*/
     {{"--tile", "the block tile: auto (the rule's choice), 128x256, 128x128 or 64x64", "auto"},
      {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
+     {"--stream-k",
+      "blocks that share out the last, partial wave of tiles: auto (the rule's choice), 0 (no "
+      "stream-K) or 1 to 1024",
+      "auto"},
      {"--pack",
       "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
       "multiply repays the copies), on or off",
       "auto"}},
 };
 
-// What --tile, --splits and --pack ask for: the tile and the splits are the rule's choice unless
-// given.
+// What --tile, --splits, --stream-k and --pack ask for: the tile, the splits and the stream-K
+// workers are the rule's choice unless given.
 struct Request {
     bool tile_forced = false;
     bool splits_forced = false;
+    bool workers_forced = false;
     step06::Config config;  // config.packing is always what --pack says
 };
 
@@ -67,6 +73,22 @@ Request parse_request(const tutorial::Options& options) {
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--splits: ") + error.what() + " (or auto)");
     }
+    const std::string& workers = options.extra.at("--stream-k");
+    try {
+        if (workers != "auto") {
+            request.config.workers = step06::parse_workers(workers);
+            request.workers_forced = true;
+        }
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--stream-k: ") + error.what() + " (or auto)");
+    }
+    // Forcing one of split-K and stream-K turns the other off unless it is forced too.
+    try {
+        if (request.splits_forced && request.workers_forced)
+            step06::check_config(request.config);
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--splits and --stream-k: ") + error.what());
+    }
     try {
         request.config.packing = step06::parse_packing(options.extra.at("--pack"));
     } catch (const std::invalid_argument& error) {
@@ -81,21 +103,37 @@ Request parse_request(const tutorial::Options& options) {
 step06::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
     const step06::DeviceSlots slots = step06::device_slots();
     step06::Config config = step06::choose_config(m, n, k, slots);
-    if (request.tile_forced)
+    if (request.tile_forced) {
         config.tile = request.config.tile;
-    if (request.splits_forced)
+        if (config.workers != 0)  // the rule's stream-K: one worker per resident block of the tile
+            config.workers = slots.multiprocessors * slots.blocks_per_multiprocessor(config.tile);
+    }
+    if (request.splits_forced) {
         config.splits = request.config.splits;
+        if (!request.workers_forced && config.splits != 1)
+            config.workers = 0;
+    }
+    if (request.workers_forced) {
+        config.workers = request.config.workers;
+        if (!request.splits_forced && config.workers != 0)
+            config.splits = 1;
+    }
     config.packing = request.config.packing;
     const step06::Estimate estimate = step06::estimate(m, n, k, config, slots);
     std::ostringstream line;
     line << step06::config_name(config)
-         << (request.tile_forced || request.splits_forced ||
+         << (request.tile_forced || request.splits_forced || request.workers_forced ||
                      config.packing != step06::Packing::automatic
                  ? " (forced by the command line)"
                  : " (the rule's choice)")
          << ": " << estimate.blocks << " blocks on " << slots.multiprocessors
          << " multiprocessors holding " << slots.blocks_per_multiprocessor(config.tile) << " each, "
          << std::fixed << std::setprecision(2) << estimate.waves << " waves";
+    const step06::StreamKPlan plan = step06::plan_stream_k(m, n, k, config.tile, config.workers);
+    if (plan.workers > 0) {
+        line << "; stream-K: " << plan.first_tile << " whole tiles, then "
+             << plan.tiles - plan.first_tile << " shared by " << plan.workers << " blocks";
+    }
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step06::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
         line << "; A and B packed into rows padded to 4 floats";

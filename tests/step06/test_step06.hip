@@ -40,6 +40,8 @@ const Choice kChoices[] = {Config{TileShape::t128x256, 1, Packing::off},
                            Config{TileShape::t64x64, 64, Packing::off},
                            Config{TileShape::t128x256, 1, Packing::on},
                            Config{TileShape::t64x64, 3, Packing::on},
+                           Config{TileShape::t128x256, 1, Packing::off, 3},
+                           Config{TileShape::t64x64, 1, Packing::on, 7},
                            std::nullopt};
 
 std::string choice_name(const Choice& choice) {
@@ -47,6 +49,8 @@ std::string choice_name(const Choice& choice) {
         return "rule";
     std::string name = step06::tile_name(choice->tile);
     name = "t" + name + "_s" + std::to_string(choice->splits);
+    if (choice->workers != 0)
+        name += "_streamk" + std::to_string(choice->workers);
     return choice->packing == Packing::on ? name + "_packed" : name;
 }
 
@@ -128,6 +132,18 @@ TEST(Step06Gemm, SplitOutOfRangeIsRejectedBeforeLaunch) {
     EXPECT_THROW(
         step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, Config{TileShape::t128x128, 65}),
         std::invalid_argument);
+}
+
+TEST(Step06Gemm, StreamKOutOfRangeOrWithSplitKIsRejectedBeforeLaunch) {
+    EXPECT_THROW(step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr,
+                              Config{TileShape::t64x64, 1, Packing::automatic, -1}),
+                 std::invalid_argument);
+    EXPECT_THROW(step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr,
+                              Config{TileShape::t64x64, 1, Packing::automatic, 1025}),
+                 std::invalid_argument);
+    EXPECT_THROW(step06::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr,
+                              Config{TileShape::t128x128, 2, Packing::automatic, 8}),
+                 std::invalid_argument);
 }
 
 TEST(Step06Gemm, NegativeSizesAreRejected) {
@@ -292,6 +308,37 @@ TEST(Step06Rule, PacksABigOddMultiplyCorrectly) {
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
+
+// ---- stream-K with every way of sharing out the last tiles
+// ----------------------------------------
+
+// 300 x 520 x 333 in 64 x 64 tiles: 5 x 9 = 45 tiles of 21 K-slices. Each worker count shares
+// out a different last wave: 1 and 45 none (whole waves only), 2 one tile, 7 three tiles, 44 one
+// tile among 44 workers, 46 and 100 all 45 tiles (fewer tiles than workers, some workers idle),
+// 13 six tiles cut mid-tile. Every result must be right and the same bits twice, whoever arrives
+// last at a shared tile.
+class Step06StreamK : public testing::TestWithParam<int> {};
+
+TEST_P(Step06StreamK, EveryShareIsRightAndRepeatable) {
+    TUTORIAL_REQUIRE_GPU();
+    const int workers = GetParam();
+    const int m = 300, n = 520, k = 333;
+    const Config config{TileShape::t64x64, 1, Packing::off, workers};
+    Matrix<float> a(m, k), b(k, n), first(m, n), again(m, n);
+    tutorial::fill_random(a, 1101);
+    tutorial::fill_random(b, 1102);
+    first = multiply_on_gpu(config, a, b);
+    const auto report = tutorial::verify_gemm(a, b, first);
+    EXPECT_TRUE(report.passed) << report.summary();
+    again = multiply_on_gpu(config, a, b);
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.bytes()), 0)
+        << "a second run differs from the first";
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, Step06StreamK, testing::Values(1, 2, 7, 13, 44, 45, 46, 100),
+                         [](const testing::TestParamInfo<int>& info) {
+                             return "workers" + std::to_string(info.param);
+                         });
 
 // ---- misaligned pointers ------------------------------------------------------------------------
 

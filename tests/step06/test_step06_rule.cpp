@@ -1,6 +1,7 @@
 // Step 06's host side: the split plan, the names, and the rule that picks a configuration. No GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -112,6 +113,98 @@ TEST(Step06Names, PackingRoundTripsAndNamesTheAllowedOnes) {
     EXPECT_THROW(step06::parse_packing(""), std::invalid_argument);
 }
 
+TEST(Step06Names, StreamKWorkersRoundTripAndNameTheAllowedOnes) {
+    EXPECT_EQ(step06::config_name({TileShape::t128x256, 1, Packing::automatic, 132}),
+              "128x256 stream-K 132");
+    EXPECT_EQ(step06::parse_workers("0"), 0);
+    EXPECT_EQ(step06::parse_workers("132"), 132);
+    EXPECT_EQ(step06::parse_workers("1024"), 1024);
+    for (const char* text : {"", "-1", "1025", "12x", " 5", "+5", "1e3", "99999"})
+        EXPECT_THROW(step06::parse_workers(text), std::invalid_argument) << "'" << text << "'";
+    EXPECT_EQ(message_of([] { step06::parse_workers("1025"); }),
+              "'1025' is not a number of stream-K workers of step 06; choose a whole number from "
+              "0 (no stream-K) to 1024");
+    EXPECT_EQ(message_of([] {
+                  step06::check_config({TileShape::t64x64, 2, Packing::automatic, 8});
+              }),
+              "step 06 uses split-K or stream-K, not both: got split 2 with 8 stream-K workers");
+    EXPECT_THROW(step06::check_config({TileShape::t64x64, 1, Packing::automatic, -1}),
+                 std::invalid_argument);
+    EXPECT_THROW(step06::check_config({TileShape::t64x64, 1, Packing::automatic, 1025}),
+                 std::invalid_argument);
+    EXPECT_NO_THROW(step06::check_config({TileShape::t64x64, 1, Packing::automatic, 1024}));
+}
+
+// ---- stream-K plans -----------------------------------------------------------------------------
+
+TEST(Step06StreamKPlan, WorkedOutByHand) {
+    // 4096^3 in 128 x 256 tiles: 32 x 16 = 512 tiles, three waves of 132 whole (396), and 116
+    // tiles of 256 K-slices shared by 132 workers: 29696 slices, 224 or 225 each.
+    const step06::StreamKPlan plan =
+        step06::plan_stream_k(4096, 4096, 4096, TileShape::t128x256, 132);
+    EXPECT_EQ(plan.tiles, 512);
+    EXPECT_EQ(plan.first_tile, 396);
+    EXPECT_EQ(plan.slices, 256);
+    EXPECT_EQ(plan.workers, 132);
+    EXPECT_EQ(plan.total, 116 * 256);
+    EXPECT_EQ(plan.begin(1), 224);  // 29696 / 132 = 224.97
+    EXPECT_EQ(plan.begin(132), plan.total);
+    EXPECT_EQ(plan.owner(0), 0);
+    EXPECT_EQ(plan.owner(224), 1);
+    EXPECT_EQ(plan.owner(plan.total - 1), 131);
+}
+
+TEST(Step06StreamKPlan, NoneWhereTheWavesAreWhole) {
+    // 132 tiles of 128 x 256 on 132 workers, 264 on 132, no workers, K = 0: nothing shared.
+    EXPECT_EQ(step06::plan_stream_k(128 * 12, 256 * 11, 500, TileShape::t128x256, 132).workers, 0);
+    EXPECT_EQ(step06::plan_stream_k(128 * 24, 256 * 11, 500, TileShape::t128x256, 132).workers, 0);
+    EXPECT_EQ(step06::plan_stream_k(4096, 4096, 4096, TileShape::t128x256, 0).workers, 0);
+    EXPECT_EQ(step06::plan_stream_k(4096, 4096, 0, TileShape::t128x256, 132).workers, 0);
+    const step06::StreamKPlan none =
+        step06::plan_stream_k(128 * 12, 256 * 11, 500, TileShape::t128x256, 132);
+    EXPECT_EQ(none.first_tile, none.tiles) << "without stream-K every tile is whole";
+}
+
+TEST(Step06StreamKPlan, FewerTilesThanWorkersAreAllShared) {
+    const step06::StreamKPlan plan = step06::plan_stream_k(100, 100, 17, TileShape::t64x64, 7);
+    EXPECT_EQ(plan.tiles, 4);
+    EXPECT_EQ(plan.first_tile, 0);
+    EXPECT_EQ(plan.slices, 2);  // K = 17 needs two slices of 16
+    EXPECT_EQ(plan.total, 8);
+}
+
+TEST(Step06StreamKPlan, EverySliceHasExactlyOneOwner) {
+    // Shares cover [0, total) in order, without gaps or overlaps, differ by at most one slice, and
+    // owner() finds the share that holds each slice (also with idle workers, when total <
+    // workers).
+    for (const int workers : {1, 2, 3, 7, 44, 132, 264, 1024}) {
+        for (const int m : {1, 64, 300, 1000, 4097}) {
+            for (const int k : {1, 16, 17, 333, 4096}) {
+                const step06::StreamKPlan plan =
+                    step06::plan_stream_k(m, 520, k, TileShape::t64x64, workers);
+                if (plan.workers == 0)
+                    continue;
+                ASSERT_EQ(plan.total,
+                          static_cast<long long>(plan.tiles - plan.first_tile) * plan.slices);
+                ASSERT_GT(plan.tiles - plan.first_tile, 0);
+                ASSERT_LT(plan.tiles - plan.first_tile, std::max(workers, plan.tiles + 1));
+                ASSERT_EQ(plan.begin(0), 0);
+                ASSERT_EQ(plan.begin(workers), plan.total);
+                for (int w = 0; w < workers; ++w) {
+                    const long long size = plan.begin(w + 1) - plan.begin(w);
+                    ASSERT_GE(size, plan.total / workers);
+                    ASSERT_LE(size, plan.total / workers + 1);
+                }
+                for (long long x = 0; x < plan.total; x += 1 + plan.total / 997) {
+                    const int w = plan.owner(x);
+                    ASSERT_LE(plan.begin(w), x) << "workers " << workers << ", slice " << x;
+                    ASSERT_LT(x, plan.begin(w + 1)) << "workers " << workers << ", slice " << x;
+                }
+            }
+        }
+    }
+}
+
 // ---- packing ------------------------------------------------------------------------------------
 
 TEST(Step06Packing, WorthItWorkedOutByHand) {
@@ -197,11 +290,49 @@ TEST(Step06Estimate, MoreMultiprocessorsNeverMakeItSlower) {
 
 // ---- the rule -----------------------------------------------------------------------------------
 
-TEST(Step06Rule, BigSquaresTakeTheBigTileUnsplit) {
-    // 4096^3: 512 blocks of 128 x 256 are 3.9 waves; splitting would only add the reduction.
-    const Config config = step06::choose_config(4096, 4096, 4096, kH100);
-    EXPECT_EQ(config.tile, TileShape::t128x256);
-    EXPECT_EQ(config.splits, 1);
+TEST(Step06Rule, BigSquaresTakeTheBigTileUnsplitWithStreamK) {
+    // 4096^3: 512 blocks of 128 x 256 are 3.9 waves; splitting would only add the reduction, and
+    // stream-K shares the 116 tiles of the last wave among all 132 multiprocessors.
+    for (const int size : {4096, 8192}) {
+        const Config config = step06::choose_config(size, size, size, kH100);
+        EXPECT_EQ(config.tile, TileShape::t128x256) << size;
+        EXPECT_EQ(config.splits, 1) << size;
+        EXPECT_EQ(config.workers, 132) << size;
+    }
+}
+
+TEST(Step06Estimate, StreamKCountsTheWholeWavesThenEqualShares) {
+    // 4096^3, 128 x 256 on 132 multiprocessors: three whole rounds, then 116 / 132 of one, plus
+    // four tiles of traffic per worker.
+    const double tile_work = 128.0 * 256.0 * 4096.0;
+    const step06::Estimate plain =
+        step06::estimate(4096, 4096, 4096, {TileShape::t128x256, 1}, kH100);
+    const step06::Estimate shared = step06::estimate(
+        4096, 4096, 4096, {TileShape::t128x256, 1, Packing::automatic, 132}, kH100);
+    EXPECT_NEAR(plain.compute, 4.0 * tile_work, 1e-3);
+    EXPECT_NEAR(shared.compute, (3.0 + 116.0 / 132.0) * tile_work, 1e-3);
+    EXPECT_NEAR(shared.reduction, 80.0 * 4.0 * 128.0 * 256.0, 1e-6);
+    EXPECT_EQ(shared.blocks, 396 + 132);
+    EXPECT_LT(shared.total(), plain.total());
+}
+
+TEST(Step06Rule, StreamKOnlyWhereItPays) {
+    // 8192 x 8192 x 128: K = 128 is 8 slices, so the 68 tiles of the last wave are short work
+    // and moving the partial tiles would cost more than the wave.
+    EXPECT_EQ(step06::choose_config(8192, 8192, 128, kH100).workers, 0);
+    // Whole waves (132 tiles of 128 x 256) leave nothing to share.
+    EXPECT_EQ(step06::choose_config(128 * 12, 256 * 11, 4096, kH100).workers, 0);
+    // Less than one wave: split-K's business, not stream-K's.
+    EXPECT_EQ(step06::choose_config(1024, 1024, 1024, kH100).workers, 0);
+    // Every candidate with stream-K has whole tiles before the shared ones and one worker per
+    // resident block.
+    for (const step06::Estimate& candidate : step06::candidates(6000, 6000, 6000, kH100)) {
+        if (candidate.config.workers == 0)
+            continue;
+        EXPECT_EQ(candidate.config.splits, 1);
+        EXPECT_EQ(candidate.config.workers,
+                  132 * kH100.blocks_per_multiprocessor(candidate.config.tile));
+    }
 }
 
 TEST(Step06Rule, FewTilesAndLongKAreSplit) {
@@ -239,10 +370,13 @@ TEST(Step06Rule, TinyMatricesTakeTheSmallTile) {
     EXPECT_EQ(step06::choose_config(64, 8192, 8192, kH100).tile, TileShape::t64x64);
 }
 
-TEST(Step06Rule, MaxSplitsOfOneNeverSplits) {
+TEST(Step06Rule, MaxSplitsOfOneNeverSplitsNorStreams) {
+    // Neither split-K nor stream-K: the multiply needs no workspace (step 07's inner multiplies).
     for (const int k : {1, 100, 5000, 16384}) {
         EXPECT_EQ(step06::choose_config(1, 1, k, kH100, 1).splits, 1);
         EXPECT_EQ(step06::choose_config(2048, 2048, k, kH100, 1).splits, 1);
+        EXPECT_EQ(step06::choose_config(4096, 4096, k, kH100, 1).workers, 0);
+        EXPECT_EQ(step06::choose_config(6000, 6000, k, kH100, 1).workers, 0);
     }
 }
 

@@ -86,7 +86,7 @@ SUITE_TITLES = {
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
 # Kernels the chart never headlines: step 06's rule with packing off runs the same kernels as the
 # rule wherever n and k are multiples of 4, as on every square size of the chart; with stream-K
-# off it is the comparison that shows what stream-K gains, never the faster.
+# off it is there to show what stream-K changes.
 NOT_HEADLINED = {("06", "unpacked"), ("06", "no-stream-k")}
 
 # Chart colours (Tableau 10), on the chart's white ground, which it keeps in a dark theme too.

@@ -346,7 +346,8 @@ __device__ inline void add_partial(const float* __restrict__ partial, const Thre
 // Worker blockIdx.x computes K-slices [begin, end) of the shared tiles' sequence, tile by tile. A
 // tile it computes whole goes to C. Otherwise it writes its partial tile to its slot and counts
 // itself in `arrivals`; the worker that arrives last at a tile adds the tile's partial tiles in
-// worker order (so the bits do not depend on who is last) and writes C. Nobody waits for anybody.
+// worker order (so the bits do not depend on who is last), writes C and sets the count back to
+// zero for the next multiply. Nobody waits for anybody.
 template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
@@ -359,27 +360,28 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     constexpr int kTileFloats = T::kBlockRows * T::kBlockCols;
     const ThreadPlace<T> place;
     const int worker = blockIdx.x;
-    const long long end = share.begin(worker + 1);
-    for (long long at = share.begin(worker); at < end;) {
-        const int local = static_cast<int>(at / share.slices);  // which shared tile
-        const long long tile_begin = static_cast<long long>(local) * share.slices;
-        const long long tile_end = tile_begin + share.slices;
-        const long long stop = end < tile_end ? end : tile_end;
-        const int tile = share.first_tile + local;
-        const int block_row = tile / share.tiles_across * T::kBlockRows;
-        const int block_col = tile % share.tiles_across * T::kBlockCols;
-        const int k_begin = static_cast<int>(at - tile_begin) * T::kSlice;
-        const int k_end = static_cast<int>(stop - tile_begin) * T::kSlice < k
-                              ? static_cast<int>(stop - tile_begin) * T::kSlice
-                              : k;
+    // Positions in the shared slices fit in 32 bits (fewer than kMaxWorkers tiles of at most
+    // 2^31 / kSlice slices); only begin() needs 64 for its product.
+    const int begin = static_cast<int>(share.begin(worker));
+    const int end = static_cast<int>(share.begin(worker + 1));
+    for (int at = begin; at < end;) {
+        const int local = at / slices;  // which shared tile
+        const int tile_begin = local * slices;
+        const int tile_end = tile_begin + slices;
+        const int stop = end < tile_end ? end : tile_end;
+        const int tile = first_tile + local;
+        const int block_row = tile / tiles_across * T::kBlockRows;
+        const int block_col = tile % tiles_across * T::kBlockCols;
+        const int k_begin = (at - tile_begin) * T::kSlice;
+        const int k_end = (stop - tile_begin) * T::kSlice < k ? (stop - tile_begin) * T::kSlice : k;
         float sum[T::kThreadRows][T::kThreadCols] = {};
         accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
                                    place, sum);
         if (at == tile_begin && stop == tile_end) {
             store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
         } else {
-            float* mine =
-                partials + static_cast<std::size_t>(share.slot(worker, local)) * kTileFloats;
+            float* mine = partials + static_cast<std::size_t>(2 * worker + (at == begin ? 0 : 1)) *
+                                         kTileFloats;
             store_block<T, true>(mine, T::kBlockRows, T::kBlockCols, 0, 0, place, sum);
             const int first_worker = share.owner(tile_begin);
             const int last_worker = share.owner(tile_end - 1);
@@ -388,8 +390,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
                 contributors += share.begin(w) < share.begin(w + 1) ? 1 : 0;
             __threadfence();  // the partial tile is visible to every block before the count
             __syncthreads();
-            if (threadIdx.x == 0)
+            if (threadIdx.x == 0) {
                 last_to_arrive = atomicAdd(arrivals + local, 1) == contributors - 1;
+                if (last_to_arrive)
+                    arrivals[local] = 0;  // every worker of the tile has counted: ready for reuse
+            }
             __syncthreads();
             if (last_to_arrive) {
                 __threadfence();
@@ -507,31 +512,24 @@ void allow_shared_memory(Kernel kernel) {
 }
 // [shared memory]
 
-// Where a stream-K multiply keeps its partial tiles and arrival counts: `floats` floats of the
-// workspace, two partial tiles per worker, then one count per shared tile.
+// The floats of workspace a stream-K multiply needs for its partial tiles: two per worker.
 template <class T>
 std::size_t stream_k_floats(const StreamKPlan& plan) {
-    if (plan.workers == 0)
-        return 0;
     const std::size_t tile_floats = static_cast<std::size_t>(T::kBlockRows) * T::kBlockCols;
-    return 2 * static_cast<std::size_t>(plan.workers) * tile_floats +
-           static_cast<std::size_t>(plan.tiles - plan.first_tile);
+    return 2 * static_cast<std::size_t>(plan.workers) * tile_floats;
 }
 
 // One block per tile (per tile and split with split-K), except the tiles stream-K shares out:
-// `plan` has them, and `stream_k` (stream_k_floats() floats of workspace) holds their partial
-// tiles and counts. The workers go first, then the whole tiles.
+// `plan` has them, `stream_k` (stream_k_floats() floats of workspace) holds their partial tiles
+// and `arrivals` (zeros, one per shared tile) counts the workers done with each. The workers go
+// first, then the whole tiles.
 template <class T, bool kVectorized>
 void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
-                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k,
+                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
                   hipStream_t stream) {
     const int tiles_across = ceil_div(n, T::kBlockCols);
     allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized>);
     if (plan.workers > 0) {
-        const std::size_t tile_floats = static_cast<std::size_t>(T::kBlockRows) * T::kBlockCols;
-        int* arrivals = reinterpret_cast<int*>(stream_k + 2 * plan.workers * tile_floats);
-        HIP_CHECK(
-            hipMemsetAsync(arrivals, 0, sizeof(int) * (plan.tiles - plan.first_tile), stream));
         allow_shared_memory<T>(stream_k_kernel<T, kVectorized>);
         hipLaunchKernelGGL((stream_k_kernel<T, kVectorized>), dim3(plan.workers), dim3(T::kThreads),
                            shared_bytes<T>(), stream, a, b, out, stream_k, arrivals, m, n, k,
@@ -549,28 +547,29 @@ void launch_tiles(const float* a, const float* b, float* out, int m, int n, int 
 
 template <class T>
 void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
-                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, bool vectorized,
-                  hipStream_t stream) {
+                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
+                  bool vectorized, hipStream_t stream) {
     if (vectorized)
-        launch_tiles<T, true>(a, b, out, m, n, k, split, plan, stream_k, stream);
+        launch_tiles<T, true>(a, b, out, m, n, k, split, plan, stream_k, arrivals, stream);
     else
-        launch_tiles<T, false>(a, b, out, m, n, k, split, plan, stream_k, stream);
+        launch_tiles<T, false>(a, b, out, m, n, k, split, plan, stream_k, arrivals, stream);
 }
 
 void launch(TileShape tile, const float* a, const float* b, float* out, int m, int n, int k,
-            const SplitPlan& split, const StreamKPlan& plan, float* stream_k, bool vectorized,
-            hipStream_t stream) {
+            const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
+            bool vectorized, hipStream_t stream) {
     switch (tile) {
         case TileShape::t128x256:
-            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, plan, stream_k, vectorized,
-                                       stream);
+            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
+                                       vectorized, stream);
             return;
         case TileShape::t128x128:
-            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, plan, stream_k, vectorized,
-                                       stream);
+            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
+                                       vectorized, stream);
             return;
         case TileShape::t64x64:
-            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, plan, stream_k, vectorized, stream);
+            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
+                                     vectorized, stream);
             return;
     }
 }
@@ -605,6 +604,7 @@ int resident_blocks() {
 struct DeviceWorkspace {
     float* data = nullptr;
     std::size_t floats = 0;
+    int* arrivals = nullptr;  // stream-K's counts, kMaxWorkers of them, zero between multiplies
     hipEvent_t ready = nullptr;
     bool recorded = false;  // `ready` marks a use (HIP leaves waiting on a fresh event undefined)
 };
@@ -616,12 +616,14 @@ class Workspaces {
         for (auto& [device, workspace] : by_device_) {
             (void)hipSetDevice(device);
             (void)hipFree(workspace.data);
+            (void)hipFree(workspace.arrivals);
             (void)hipEventDestroy(workspace.ready);
         }
     }
 
-    // Queues `use(buffer)` on `stream` with a buffer of at least `floats` floats on the current
-    // device, after every earlier use of it, and marks the buffer busy until that work is done.
+    // Queues `use(buffer, arrivals)` on `stream` with a buffer of at least `floats` floats and
+    // stream-K's counts on the current device, after every earlier use of them, and marks them
+    // busy until that work is done.
     template <class Use>
     void run(std::size_t floats, hipStream_t stream, const Use& use) {
         int device = 0;
@@ -630,6 +632,12 @@ class Workspaces {
         DeviceWorkspace& workspace = by_device_[device];
         if (workspace.ready == nullptr)
             HIP_CHECK(hipEventCreateWithFlags(&workspace.ready, hipEventDisableTiming));
+        if (workspace.arrivals == nullptr) {
+            constexpr std::size_t kBytes = sizeof(int) * kMaxWorkers;
+            allocate(reinterpret_cast<void**>(&workspace.arrivals), kBytes);
+            // Zero once: every stream-K multiply leaves the counts it used at zero.
+            HIP_CHECK(hipMemset(workspace.arrivals, 0, kBytes));
+        }
         if (workspace.floats < floats) {
             // The old buffer may still be in use: wait for its last user, then replace it.
             if (workspace.recorded)
@@ -637,27 +645,32 @@ class Workspaces {
             HIP_CHECK(hipFree(workspace.data));
             workspace.data = nullptr;
             workspace.floats = 0;
-            const hipError_t status =
-                hipMalloc(reinterpret_cast<void**>(&workspace.data), floats * sizeof(float));
-            if (status != hipSuccess) {
-                (void)hipGetLastError();  // reported here instead
-                workspace.data = nullptr;
-                throw tutorial::RuntimeFailure(
-                    "step 06: cannot allocate the workspace of " +
-                    std::to_string(floats * sizeof(float)) + " bytes (" + hipGetErrorName(status) +
-                    ") for split-K or packing; choose fewer splits, no packing, or free device "
-                    "memory");
-            }
+            allocate(reinterpret_cast<void**>(&workspace.data), floats * sizeof(float));
             workspace.floats = floats;
         }
         if (workspace.recorded)
             HIP_CHECK(hipStreamWaitEvent(stream, workspace.ready, 0));
-        use(workspace.data);
+        use(workspace.data, workspace.arrivals);
         HIP_CHECK(hipEventRecord(workspace.ready, stream));
         workspace.recorded = true;
     }
 
   private:
+    // hipMalloc, or tutorial::RuntimeFailure saying what could not be allocated (the pointer
+    // stays null).
+    static void allocate(void** pointer, std::size_t bytes) {
+        const hipError_t status = hipMalloc(pointer, bytes);
+        if (status != hipSuccess) {
+            (void)hipGetLastError();  // reported here instead
+            *pointer = nullptr;
+            throw tutorial::RuntimeFailure(
+                "step 06: cannot allocate the workspace of " + std::to_string(bytes) + " bytes (" +
+                hipGetErrorName(status) +
+                ") for split-K, stream-K or packing; choose fewer splits, no stream-K, no "
+                "packing, or free device memory");
+        }
+    }
+
     std::mutex mutex_;
     std::map<int, DeviceWorkspace> by_device_;
 };
@@ -717,7 +730,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const StreamKPlan plan = plan_stream_k(m, n_read, k_read, config.tile, config.workers);
     const std::size_t shared_out = stream_k_floats(config.tile, plan);
     if (!pack && split.count == 1 && shared_out == 0) {
-        launch(config.tile, a, b, c, m, n, k, split, plan, nullptr, vectorized, stream);
+        launch(config.tile, a, b, c, m, n, k, split, plan, nullptr, nullptr, vectorized, stream);
         return;
     }
     // Otherwise the workspace holds, in this order: the packed copies; the kernel's split.count
@@ -727,22 +740,23 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
     const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
     const std::size_t tiles = direct ? 0 : static_cast<std::size_t>(m) * n_read * split.count;
-    workspaces().run(packed_a + packed_b + tiles + shared_out, stream, [&](float* workspace) {
-        const float* a_read = a;
-        const float* b_read = b;
-        if (pack) {
-            launch_rows(pad_matrix, m, k_read, stream, a, m, k, workspace, m, k_read);
-            launch_rows(pad_matrix, k_read, n_read, stream, b, k, n, workspace + packed_a, k_read,
-                        n_read);
-            a_read = workspace;
-            b_read = workspace + packed_a;
-        }
-        float* out = direct ? c : workspace + packed_a + packed_b;
-        launch(config.tile, a_read, b_read, out, m, n_read, k_read, split, plan,
-               workspace + packed_a + packed_b + tiles, vectorized || pack, stream);
-        if (!direct)
-            launch_rows(reduce_splits, m, n, stream, out, n_read, split.count, c, m, n);
-    });
+    workspaces().run(
+        packed_a + packed_b + tiles + shared_out, stream, [&](float* workspace, int* arrivals) {
+            const float* a_read = a;
+            const float* b_read = b;
+            if (pack) {
+                launch_rows(pad_matrix, m, k_read, stream, a, m, k, workspace, m, k_read);
+                launch_rows(pad_matrix, k_read, n_read, stream, b, k, n, workspace + packed_a,
+                            k_read, n_read);
+                a_read = workspace;
+                b_read = workspace + packed_a;
+            }
+            float* out = direct ? c : workspace + packed_a + packed_b;
+            launch(config.tile, a_read, b_read, out, m, n_read, k_read, split, plan,
+                   workspace + packed_a + packed_b + tiles, arrivals, vectorized || pack, stream);
+            if (!direct)
+                launch_rows(reduce_splits, m, n, stream, out, n_read, split.count, c, m, n);
+        });
 }
 
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {

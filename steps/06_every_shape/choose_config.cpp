@@ -221,6 +221,11 @@ int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
     throw std::invalid_argument("step06::blocks_per_multiprocessor: not a TileShape");
 }
 
+int DeviceSlots::stream_k_workers(TileShape tile) const {
+    return std::min(kMaxWorkers,
+                    std::max(1, multiprocessors) * std::max(1, blocks_per_multiprocessor(tile)));
+}
+
 double Estimate::total() const {
     return compute + reduction;
 }
@@ -302,9 +307,7 @@ std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
         }
         // Stream-K, with one worker per resident block, where the tiles make more than one wave
         // and end in a partial one; it needs a workspace, as split-K does.
-        const int workers = std::max(1, device.multiprocessors) *
-                            std::max(1, device.blocks_per_multiprocessor(tile));
-        const StreamKPlan plan = plan_stream_k(m, n, k, tile, std::min(workers, kMaxWorkers));
+        const StreamKPlan plan = plan_stream_k(m, n, k, tile, device.stream_k_workers(tile));
         if (max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
             all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, device));
     }

@@ -154,6 +154,10 @@ struct DeviceSlots {
 
     /// Resident blocks per multiprocessor for `tile`.
     int blocks_per_multiprocessor(TileShape tile) const;
+
+    /// The stream-K workers the rule uses for `tile`: one per slot of the whole GPU (at most
+    /// kMaxWorkers).
+    int stream_k_workers(TileShape tile) const;
 };
 
 /// The rule's estimate for one configuration, in multiply-adds of one multiprocessor at the 128 x

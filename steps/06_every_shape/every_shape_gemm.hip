@@ -380,8 +380,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         if (at == tile_begin && stop == tile_end) {
             store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
         } else {
-            float* mine = partials + static_cast<std::size_t>(2 * worker + (at == begin ? 0 : 1)) *
-                                         kTileFloats;
+            float* mine =
+                partials + static_cast<std::size_t>(share.slot(worker, local)) * kTileFloats;
             store_block<T, true>(mine, T::kBlockRows, T::kBlockCols, 0, 0, place, sum);
             const int first_worker = share.owner(tile_begin);
             const int last_worker = share.owner(tile_end - 1);
@@ -512,15 +512,8 @@ void allow_shared_memory(Kernel kernel) {
 }
 // [shared memory]
 
-// The floats of workspace a stream-K multiply needs for its partial tiles: two per worker.
-template <class T>
-std::size_t stream_k_floats(const StreamKPlan& plan) {
-    const std::size_t tile_floats = static_cast<std::size_t>(T::kBlockRows) * T::kBlockCols;
-    return 2 * static_cast<std::size_t>(plan.workers) * tile_floats;
-}
-
 // One block per tile (per tile and split with split-K), except the tiles stream-K shares out:
-// `plan` has them, `stream_k` (stream_k_floats() floats of workspace) holds their partial tiles
+// `plan` has them, `stream_k` (two tiles of workspace per worker) holds their partial tiles
 // and `arrivals` (zeros, one per shared tile) counts the workers done with each. The workers go
 // first, then the whole tiles.
 template <class T, bool kVectorized>
@@ -572,18 +565,6 @@ void launch(TileShape tile, const float* a, const float* b, float* out, int m, i
                                      vectorized, stream);
             return;
     }
-}
-
-std::size_t stream_k_floats(TileShape tile, const StreamKPlan& plan) {
-    switch (tile) {
-        case TileShape::t128x256:
-            return stream_k_floats<Tiles128x256>(plan);
-        case TileShape::t128x128:
-            return stream_k_floats<Tiles128x128>(plan);
-        case TileShape::t64x64:
-            return stream_k_floats<Tiles64x64>(plan);
-    }
-    return 0;
 }
 
 template <class T>
@@ -728,15 +709,18 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const int n_read = pack ? round_up_4(n) : n;
     const SplitPlan split = plan_splits(k_read, config.splits);
     const StreamKPlan plan = plan_stream_k(m, n_read, k_read, config.tile, config.workers);
-    const std::size_t shared_out = stream_k_floats(config.tile, plan);
-    if (!pack && split.count == 1 && shared_out == 0) {
+    // Stream-K's partial tiles: two per worker.
+    const TileSize size = tile_size(config.tile);
+    const std::size_t shared_out =
+        2 * static_cast<std::size_t>(plan.workers) * size.rows * size.cols;
+    const bool direct = !pack && split.count == 1;  // the kernel writes C itself
+    if (direct && shared_out == 0) {
         launch(config.tile, a, b, c, m, n, k, split, plan, nullptr, nullptr, vectorized, stream);
         return;
     }
     // Otherwise the workspace holds, in this order: the packed copies; the kernel's split.count
-    // tiles of m x n', which the reduction adds into C (none when the kernel can write C itself);
-    // stream-K's partial tiles and counts.
-    const bool direct = !pack && split.count == 1;
+    // tiles of m x n', which the reduction adds into C (none when the kernel writes C itself);
+    // stream-K's partial tiles.
     const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
     const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
     const std::size_t tiles = direct ? 0 : static_cast<std::size_t>(m) * n_read * split.count;

@@ -105,8 +105,8 @@ step06::Config resolve(const Request& request, int m, int n, int k, std::string&
     step06::Config config = step06::choose_config(m, n, k, slots);
     if (request.tile_forced) {
         config.tile = request.config.tile;
-        if (config.workers != 0)  // the rule's stream-K: one worker per resident block of the tile
-            config.workers = slots.multiprocessors * slots.blocks_per_multiprocessor(config.tile);
+        if (config.workers != 0)  // the rule's stream-K, with the forced tile's workers
+            config.workers = slots.stream_k_workers(config.tile);
     }
     if (request.splits_forced) {
         config.splits = request.config.splits;

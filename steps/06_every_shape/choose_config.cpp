@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace step06 {
@@ -14,6 +15,11 @@ namespace {
 constexpr double kSpeed128x256 = 1.0;
 constexpr double kSpeed128x128 = 0.93;
 constexpr double kSpeed64x64 = 0.80;
+// The thin tiles load 9 values into shared memory for every 16 x 128 multiply-adds (4 x 8 per
+// thread): their blocks are the slowest, and the rule takes them only where a square tile would
+// multiply mostly padding.
+constexpr double kSpeed16x128 = 0.50;
+constexpr double kSpeed128x16 = 0.50;
 // A multiprocessor holding fewer blocks than it can runs each a little faster, not in proportion:
 // its speed scales as the square root of the share of its slots in use (fitted to the same
 // measurements and to 23 more shapes with every configuration: 640^3 to 5000^3, long K, few rows).
@@ -37,6 +43,10 @@ double speed(TileShape tile) {
             return kSpeed128x128;
         case TileShape::t64x64:
             return kSpeed64x64;
+        case TileShape::t16x128:
+            return kSpeed16x128;
+        case TileShape::t128x16:
+            return kSpeed128x16;
     }
     throw std::invalid_argument("step06::speed: not a TileShape");
 }
@@ -51,6 +61,10 @@ TileSize tile_size(TileShape tile) {
             return {128, 128};
         case TileShape::t64x64:
             return {64, 64};
+        case TileShape::t16x128:
+            return {16, 128};
+        case TileShape::t128x16:
+            return {128, 16};
     }
     throw std::invalid_argument("step06::tile_size: not a TileShape");
 }
@@ -63,6 +77,10 @@ const char* tile_name(TileShape tile) {
             return "128x128";
         case TileShape::t64x64:
             return "64x64";
+        case TileShape::t16x128:
+            return "16x128";
+        case TileShape::t128x16:
+            return "128x16";
     }
     throw std::invalid_argument("step06::tile_name: not a TileShape");
 }
@@ -72,8 +90,18 @@ TileShape parse_tile_shape(const std::string& text) {
         if (text == tile_name(tile))
             return tile;
     }
-    throw std::invalid_argument(
-        "'" + text + "' is not a tile shape of step 06; choose 128x256, 128x128 or 64x64");
+    throw std::invalid_argument("'" + text + "' is not a tile shape of step 06; choose " +
+                                tile_choices());
+}
+
+std::string tile_choices() {
+    std::string text;
+    const std::size_t count = std::size(kAllTileShapes);
+    for (std::size_t i = 0; i < count; ++i) {
+        text += i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        text += tile_name(kAllTileShapes[i]);
+    }
+    return text;
 }
 
 std::string config_name(const Config& config) {
@@ -217,6 +245,10 @@ int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
             return blocks_128x128;
         case TileShape::t64x64:
             return blocks_64x64;
+        case TileShape::t16x128:
+            return blocks_16x128;
+        case TileShape::t128x16:
+            return blocks_128x16;
     }
     throw std::invalid_argument("step06::blocks_per_multiprocessor: not a TileShape");
 }

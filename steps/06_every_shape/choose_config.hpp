@@ -8,16 +8,20 @@
 
 namespace step06 {
 
-/// The block tiles this step launches; the measurements on the page decided on these three.
+/// The block tiles this step launches; the measurements on the page decided on these five: three
+/// for C of every shape, and two thin ones for a C of a few rows or a few columns, where a square
+/// tile would mostly multiply padding.
 enum class TileShape {
     t128x256,  ///< 128 x 256 of C per block, 8 warps (256 threads) of 32 x 128, 8 x 16 per thread
     t128x128,  ///< 128 x 128 of C per block, 4 warps (128 threads) of 32 x 128, 8 x 16 per thread
     t64x64,    ///< 64 x 64 of C per block, 2 warps (64 threads) of 32 x 64, 8 x 8 per thread
+    t16x128,   ///< 16 x 128 of C per block, 2 warps (64 threads) of 16 x 64, 4 x 8 per thread
+    t128x16,   ///< 128 x 16 of C per block, 2 warps (64 threads) of 64 x 16, 8 x 4 per thread
 };
 
-/// Every tile shape, largest first.
-constexpr TileShape kAllTileShapes[] = {TileShape::t128x256, TileShape::t128x128,
-                                        TileShape::t64x64};
+/// Every tile shape: the square ones, largest first, then the thin ones.
+constexpr TileShape kAllTileShapes[] = {TileShape::t128x256, TileShape::t128x128, TileShape::t64x64,
+                                        TileShape::t16x128, TileShape::t128x16};
 
 /// Rows and columns of C that one block of `tile` computes.
 struct TileSize {
@@ -28,8 +32,11 @@ struct TileSize {
 /// The tile's size.
 TileSize tile_size(TileShape tile);
 
-/// The tile's name as reports and the command line spell it: "128x256", "128x128" or "64x64".
+/// The tile's name as reports and the command line spell it: "128x256", "64x64", "16x128"...
 const char* tile_name(TileShape tile);
+
+/// Every tile's name, as a list in words: "128x256, 128x128, 64x64, 16x128 or 128x16".
+std::string tile_choices();
 
 /// The tile called `text` (a name tile_name() returns). Throws std::invalid_argument naming the
 /// accepted names when there is none.
@@ -151,6 +158,8 @@ struct DeviceSlots {
     int blocks_128x256 = 1;  ///< resident 128 x 256 blocks per multiprocessor
     int blocks_128x128 = 1;  ///< resident 128 x 128 blocks per multiprocessor
     int blocks_64x64 = 1;    ///< resident 64 x 64 blocks per multiprocessor
+    int blocks_16x128 = 1;   ///< resident 16 x 128 blocks per multiprocessor
+    int blocks_128x16 = 1;   ///< resident 128 x 16 blocks per multiprocessor
 
     /// Resident blocks per multiprocessor for `tile`.
     int blocks_per_multiprocessor(TileShape tile) const;

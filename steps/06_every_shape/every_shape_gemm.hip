@@ -455,7 +455,7 @@ __global__ void pad_matrix(const float* __restrict__ matrix, int rows, int cols,
 // ---- launchers --------------------------------------------------------------------------------
 
 // [tile shapes]
-// The three block tiles. 128 x 256 and 128 x 128 use 32 x 128 warp tiles of 8 x 16 thread tiles
+// The square block tiles. 128 x 256 and 128 x 128 use 32 x 128 warp tiles of 8 x 16 thread tiles
 // (128 sums per thread, up to 255 registers: one 128 x 256 block or two 128 x 128 blocks per
 // multiprocessor); 64 x 64 uses 32 x 64 warp tiles of 8 x 8 thread tiles, six blocks per
 // multiprocessor. All stage K-slices of 16 and pad A's slice; the 128 x 256 tile's two buffers
@@ -463,6 +463,11 @@ __global__ void pad_matrix(const float* __restrict__ matrix, int rows, int cols,
 using Tiles128x256 = Tiling<128, 256, kSlice, 32, 128, 8, 16, 1>;
 using Tiles128x128 = Tiling<128, 128, kSlice, 32, 128, 8, 16, 2>;
 using Tiles64x64 = Tiling<64, 64, kSlice, 32, 64, 8, 8, 6>;
+// The thin tiles, for a C of a few rows or a few columns: two warps side by side (16 x 128, 4 x 8
+// per thread) or one above the other (128 x 16, 8 x 4 per thread). With K-slices of 16, A's slice
+// of a 16-row tile is 64 float4, one per thread, and so is B's slice of a 16-column tile.
+using Tiles16x128 = Tiling<16, 128, kSlice, 16, 64, 4, 8, 8>;
+using Tiles128x16 = Tiling<128, 16, kSlice, 64, 16, 8, 4, 8>;
 // [tile shapes]
 
 int ceil_div(int value, int divisor) {
@@ -563,6 +568,14 @@ void launch(TileShape tile, const float* a, const float* b, float* out, int m, i
         case TileShape::t64x64:
             launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
                                      vectorized, stream);
+            return;
+        case TileShape::t16x128:
+            launch_tiles<Tiles16x128>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
+                                      vectorized, stream);
+            return;
+        case TileShape::t128x16:
+            launch_tiles<Tiles128x16>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
+                                      vectorized, stream);
             return;
     }
 }
@@ -688,6 +701,8 @@ DeviceSlots device_slots() {
     slots.blocks_128x256 = resident_blocks<Tiles128x256>();
     slots.blocks_128x128 = resident_blocks<Tiles128x128>();
     slots.blocks_64x64 = resident_blocks<Tiles64x64>();
+    slots.blocks_16x128 = resident_blocks<Tiles16x128>();
+    slots.blocks_128x16 = resident_blocks<Tiles128x16>();
     known.emplace(device, slots);
     return slots;
 }

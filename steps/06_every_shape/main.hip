@@ -22,7 +22,7 @@ namespace {
 
 const tutorial::StepDescription kStep{
     "step06_every_shape",
-    "Step 06: warp tiles, three block-tile shapes, split-K and stream-K, with a rule that picks "
+    "Step 06: warp tiles, five block-tile shapes, split-K and stream-K, with a rule that picks "
     "the configuration for each shape from the waves of blocks it gives on this GPU.",
     "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
     "are added in a fixed order",
@@ -32,7 +32,9 @@ const tutorial::StepDescription kStep{
     /*block_help=*/"",
     /*multi_device=*/false,
     /*extra_options=*/
-    {{"--tile", "the block tile: auto (the rule's choice), 128x256, 128x128 or 64x64", "auto"},
+    {{"--tile",
+      "the block tile: auto (the rule's choice), 128x256, 128x128, 64x64, 16x128 or 128x16",
+      "auto"},
      {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
      {"--stream-k",
       "blocks that share out the last, partial wave of tiles: auto (the rule's choice), 0 (no "

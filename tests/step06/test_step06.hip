@@ -32,17 +32,15 @@ namespace {
 // path on padded copies.
 using Choice = std::optional<Config>;
 
-const Choice kChoices[] = {Config{TileShape::t128x256, 1, Packing::off},
-                           Config{TileShape::t128x256, 3, Packing::off},
-                           Config{TileShape::t128x128, 2, Packing::off},
-                           Config{TileShape::t64x64, 1, Packing::off},
-                           Config{TileShape::t64x64, 16, Packing::off},
-                           Config{TileShape::t64x64, 64, Packing::off},
-                           Config{TileShape::t128x256, 1, Packing::on},
-                           Config{TileShape::t64x64, 3, Packing::on},
-                           Config{TileShape::t128x256, 1, Packing::off, 3},
-                           Config{TileShape::t64x64, 1, Packing::on, 7},
-                           std::nullopt};
+const Choice kChoices[] = {
+    Config{TileShape::t128x256, 1, Packing::off},    Config{TileShape::t128x256, 3, Packing::off},
+    Config{TileShape::t128x128, 2, Packing::off},    Config{TileShape::t64x64, 1, Packing::off},
+    Config{TileShape::t64x64, 16, Packing::off},     Config{TileShape::t64x64, 64, Packing::off},
+    Config{TileShape::t128x256, 1, Packing::on},     Config{TileShape::t64x64, 3, Packing::on},
+    Config{TileShape::t128x256, 1, Packing::off, 3}, Config{TileShape::t64x64, 1, Packing::on, 7},
+    Config{TileShape::t16x128, 1, Packing::off},     Config{TileShape::t16x128, 8, Packing::off},
+    Config{TileShape::t128x16, 1, Packing::off},     Config{TileShape::t128x16, 4, Packing::on},
+    Config{TileShape::t16x128, 1, Packing::off, 5},  std::nullopt};
 
 std::string choice_name(const Choice& choice) {
     if (!choice)
@@ -393,4 +391,7 @@ TEST(Step06DeviceSlots, MatchTheDevice) {
     // those: at least as many fit.
     EXPECT_GE(slots.blocks_128x128, slots.blocks_128x256);
     EXPECT_GE(slots.blocks_64x64, slots.blocks_128x128);
+    // The thin tiles have as many threads as a 64 x 64 block and fewer sums per thread.
+    EXPECT_GE(slots.blocks_16x128, slots.blocks_128x256);
+    EXPECT_GE(slots.blocks_128x16, slots.blocks_128x256);
 }

@@ -302,14 +302,16 @@ def performance_block(step, name, compare):
     # Shapes that are neither square nor tile multiples.
     shapes = results.other_shapes()
     if shapes:
-        header = ["kernel"] + [make_results.shape_label(s) for s in shapes]
-        lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(shapes)]
-        for s, v in own:
-            cells = [make_results.cell(results, s, v, shape, with_percent=True)
-                     for shape in shapes]
-            lines.append("| " + " | ".join([kernel_label(s, v, step)] + cells) + " |")
         parts += [f"Shapes m x n x k that are neither square nor tile multiples, GFLOPS (share "
-                  f"of {vendor}):", "", "\n".join(lines), ""]
+                  f"of {vendor}):", ""]
+        for group in make_results.shape_groups(shapes):
+            header = ["kernel"] + [make_results.shape_label(s) for s in group]
+            lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(group)]
+            for s, v in own:
+                cells = [make_results.cell(results, s, v, shape, with_percent=True)
+                         for shape in group]
+                lines.append("| " + " | ".join([kernel_label(s, v, step)] + cells) + " |")
+            parts += ["\n".join(lines), ""]
     return "\n".join(parts)
 
 

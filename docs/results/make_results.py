@@ -379,18 +379,31 @@ def square_table(results):
     return "\n".join(lines)
 
 
+# The most shapes one table holds: more columns would not fit a page, so more shapes make more
+# tables.
+SHAPES_PER_TABLE = 6
+
+
+def shape_groups(shapes):
+    """The shapes in runs of at most SHAPES_PER_TABLE, one table each."""
+    return [shapes[i:i + SHAPES_PER_TABLE] for i in range(0, len(shapes), SHAPES_PER_TABLE)]
+
+
 def shapes_table(results):
     shapes = results.other_shapes()
     if not shapes:
         return None
-    header = ["step", "kernel"] + [shape_label(s) for s in shapes]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * len(shapes)]
     keys = ([("blas", "vendor")] if results.vendor_name else []) + results.kernels()
-    for step, variant in keys:
-        cells = [step if step != "blas" else "-", kernel_name(results, step, variant)]
-        cells += [cell(results, step, variant, s, with_percent=step != "blas") for s in shapes]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    tables = []
+    for group in shape_groups(shapes):
+        header = ["step", "kernel"] + [shape_label(s) for s in group]
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * len(group)]
+        for step, variant in keys:
+            cells = [step if step != "blas" else "-", kernel_name(results, step, variant)]
+            cells += [cell(results, step, variant, s, with_percent=step != "blas") for s in group]
+            lines.append("| " + " | ".join(cells) + " |")
+        tables.append("\n".join(lines))
+    return "\n\n".join(tables)
 
 
 def timing_text(results):

@@ -212,6 +212,15 @@ std::string join(const std::vector<int>& values, const std::string& separator) {
     return text;
 }
 
+std::string list_in_words(const std::vector<std::string>& items) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        text += i == 0 ? "" : i + 1 == items.size() ? " or " : ", ";
+        text += items[i];
+    }
+    return text;
+}
+
 std::string help_text(const StepDescription& step) {
     try {
         parse_command_line(step, {"--help"});

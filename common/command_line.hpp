@@ -109,6 +109,10 @@ std::vector<int> parse_number_list(const std::string& option, const std::string&
 /// `values` joined by `separator`, e.g. "0, 1, 0".
 std::string join(const std::vector<int>& values, const std::string& separator = ", ");
 
+/// A list as a sentence says it, for the choices an error message or --help names:
+/// "a", "a or b", "a, b or c".
+std::string list_in_words(const std::vector<std::string>& items);
+
 /// The help text, exactly as `--help` prints it.
 std::string help_text(const StepDescription& step);
 

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <stdexcept>
+
+#include "common/command_line.hpp"
 
 namespace step06 {
 namespace {
@@ -96,13 +97,10 @@ TileShape parse_tile_shape(const std::string& text) {
 }
 
 std::string tile_choices() {
-    std::string text;
-    const std::size_t count = std::size(kAllTileShapes);
-    for (std::size_t i = 0; i < count; ++i) {
-        text += i == 0 ? "" : i + 1 == count ? " or " : ", ";
-        text += tile_name(kAllTileShapes[i]);
-    }
-    return text;
+    std::vector<std::string> names;
+    for (const TileShape tile : kAllTileShapes)
+        names.push_back(tile_name(tile));
+    return tutorial::list_in_words(names);
 }
 
 std::string config_name(const Config& config) {

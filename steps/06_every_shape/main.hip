@@ -32,9 +32,7 @@ const tutorial::StepDescription kStep{
     /*block_help=*/"",
     /*multi_device=*/false,
     /*extra_options=*/
-    {{"--tile",
-      "the block tile: auto (the rule's choice), 128x256, 128x128, 64x64, 16x128 or 128x16",
-      "auto"},
+    {{"--tile", "the block tile: auto (the rule's choice), " + step06::tile_choices(), "auto"},
      {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
      {"--stream-k",
       "blocks that share out the last, partial wave of tiles: auto (the rule's choice), 0 (no "

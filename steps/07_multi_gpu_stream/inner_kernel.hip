@@ -1,9 +1,9 @@
 #include "inner_kernel.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <stdexcept>
 
+#include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
 #include "steps/05_lds_float4/lds_float4_gemm.hpp"
@@ -27,13 +27,10 @@ const char* inner_kernel_name(InnerKernel inner) {
 }
 
 std::string inner_kernel_choices() {
-    std::string text;
-    const std::size_t count = std::size(kInnerKernels);
-    for (std::size_t i = 0; i < count; ++i) {
-        text += i == 0 ? "" : i + 1 == count ? " or " : ", ";
-        text += std::string(kInnerKernels[i].name) + " (" + kInnerKernels[i].description + ")";
-    }
-    return text;
+    std::vector<std::string> choices;
+    for (const InnerKernelInfo& info : kInnerKernels)
+        choices.push_back(std::string(info.name) + " (" + info.description + ")");
+    return tutorial::list_in_words(choices);
 }
 
 InnerKernel parse_inner_kernel(const std::string& text) {

@@ -226,3 +226,10 @@ TEST(CommandLine, ExtraOptionsOfOneStep) {
               std::string::npos)
         << "a step without the option rejects it";
 }
+
+TEST(CommandLine, ListInWordsSaysOrBeforeTheLast) {
+    EXPECT_EQ(tutorial::list_in_words({}), "");
+    EXPECT_EQ(tutorial::list_in_words({"on"}), "on");
+    EXPECT_EQ(tutorial::list_in_words({"on", "off"}), "on or off");
+    EXPECT_EQ(tutorial::list_in_words({"auto", "on", "off"}), "auto, on or off");
+}

@@ -37,7 +37,7 @@ std::vector<Kernel> step_kernels() {
              Launch([variant](const float* a, const float* b, float* c, int m, int n, int k,
                               hipStream_t s) { step05::gemm(a, b, c, m, n, k, s, variant); })});
     }
-    // Step 06: the rule's choice for each shape (the step's default), the same unpacked, the same
+    // Step 06: the rule's choice for each shape (the step's default), the same unpacked, packed,
     // without stream-K, and each tile shape alone (whole tiles, K not split).
     kernels.push_back({"06", "rule",
                        Launch([](const float* a, const float* b, float* c, int m, int n, int k,
@@ -48,6 +48,14 @@ std::vector<Kernel> step_kernels() {
          Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
              step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
              config.packing = step06::Packing::off;
+             step06::gemm(a, b, c, m, n, k, s, config);
+         })});
+    // The rule's choice with packing on: what packing costs or gains beside `unpacked`.
+    kernels.push_back(
+        {"06", "packed",
+         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
+             step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
+             config.packing = step06::Packing::on;
              step06::gemm(a, b, c, m, n, k, s, config);
          })});
     // The rule's choice with stream-K off: where the rule shares out the last wave, its tile with

@@ -30,6 +30,9 @@ and this script rewrites what lies between them. The kinds of block:
     multi-gpu RESULTS          the table of docs/results/RESULTS.json written by
                                multi_gpu_benchmark (step 07 against cuBLASXt), and its ratios
     results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
+    packing RESULTS            step 06's packing table: each shape of docs/results/RESULTS.json
+                               whose n or k is not a multiple of 4, with the rule's configuration
+                               unpacked and packed, the vendor BLAS, and the rule's decision
 
     python3 docs/update_pages.py --program step01_serial_cpu=build/.../step01_serial_cpu ...
     python3 docs/update_pages.py --check [--kind help] [--program NAME=PATH ...]
@@ -59,7 +62,8 @@ import make_results  # noqa: E402  (the same figures as the results page)
 BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)"
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
-KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart", "multi-gpu")
+KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart",
+         "multi-gpu", "packing")
 
 
 class Skip(Exception):
@@ -315,6 +319,46 @@ def performance_block(step, name, compare):
     return "\n".join(parts)
 
 
+def pack_threshold():
+    """kPackMinIntensity, as steps/06_every_shape/choose_config.hpp sets it."""
+    path = os.path.join(ROOT, "steps", "06_every_shape", "choose_config.hpp")
+    with open(path, encoding="utf-8") as header:
+        match = re.search(r"constexpr double kPackMinIntensity = ([0-9.]+);", header.read())
+    if not match:
+        raise RuntimeError(f"no kPackMinIntensity in {path}")
+    return float(match[1])
+
+
+def packing_block(name):
+    results = load_results(name)
+    vendor = results.vendor_name or "the vendor BLAS"
+    threshold = pack_threshold()
+    rows = []
+    for shape in results.other_shapes() + [(s, s, s) for s in results.square_sizes()]:
+        m, n, k = shape
+        unpacked = results.find("06", "unpacked", shape)
+        packed = results.find("06", "packed", shape)
+        if (n % 4 == 0 and k % 4 == 0) or not (unpacked and packed):
+            continue
+        intensity = m * n * k / (m * k + k * n + m * n)
+        blas = results.vendor(shape, unpacked["run"])
+        faster = "packed" if packed["median_ms"] < unpacked["median_ms"] else "unpacked"
+        rule = "packs" if intensity >= threshold else "does not pack"
+        rows.append((intensity, [make_results.shape_label(shape), f"{intensity:,.0f}",
+                                 make_results.format_ms(unpacked["median_ms"]),
+                                 make_results.format_ms(packed["median_ms"]),
+                                 make_results.format_ms(blas["median_ms"]) if blas else "-",
+                                 faster, rule]))
+    if not rows:
+        return (f"`docs/results/{name}.json` has no shape with n or k not a multiple of 4 "
+                f"measured both unpacked and packed.\n")
+    header = ["m x n x k", "multiply-adds per float moved", "unpacked (ms)", "packed (ms)",
+              f"{vendor} (ms)", "faster", f"the rule (from {threshold:,.0f})"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4 + "---|---|"]
+    lines += ["| " + " | ".join(cells) + " |" for _, cells in sorted(rows, key=lambda r: r[0])]
+    return "\n".join([stamp_paragraph(results, name, 2), "", "\n".join(lines), ""])
+
+
 def results_chart_block(name):
     results = load_results(name)
     vendor = results.vendor_name or "the vendor BLAS"
@@ -477,6 +521,8 @@ def produce(spec, programs, page):
         return performance_block(arguments[0], arguments[1], compare)
     if kind == "results-chart":
         return results_chart_block(arguments[0])
+    if kind == "packing":
+        return packing_block(arguments[0])
     if kind == "multi-gpu":
         return multi_gpu_block(arguments[0])
     raise RuntimeError(f"unknown kind of generated block '{kind}'")

@@ -90,9 +90,10 @@ const char* packing_name(Packing packing);
 Packing parse_packing(const std::string& text);
 
 /// Multiply-adds per float that packing moves, at least, before packing pays (see worth_packing()).
-/// Measured on the H100 (step 06's page): packing gained 9-20% from about 330 multiply-adds per
-/// float (1000 x 1000 x 1001, 1023^3) and lost 20-45% below 175 (513^3, 128 x 8191 x 8191).
-constexpr double kPackMinIntensity = 256.0;
+/// Measured on the H100 (step 06's page): packing gained 1-5% from about 1365 multiply-adds per
+/// float (4095^3, 4097^3, 4096 x 4095 x 4096, 8191^3) and lost 3-7% from 1000 down (3001^3,
+/// 1024 x 1024 x 16383, 1023^3, 777^3), where the scalar path is nearly as fast.
+constexpr double kPackMinIntensity = 1024.0;
 
 /// Whether an m x n x k multiply that cannot use float4 as its operands are should copy them into
 /// padded rows first: packing reads and writes about m k + k n + m n floats (A, B, and C on its way

@@ -43,26 +43,12 @@ __device__ inline float4 load4(const float* __restrict__ matrix, int rows, int c
     return value;
 }
 
-// The same for writing: elements outside the matrix are not written.
-template <bool kVectorized>
+// The same for writing, with float4 only: elements outside the matrix are not written.
 __device__ inline void store4(float* __restrict__ matrix, int rows, int cols, int row, int col,
                               float4 value) {
-    if (row >= rows)
+    if (row >= rows || col >= cols)
         return;
-    float* line = matrix + static_cast<std::size_t>(row) * cols;
-    if constexpr (kVectorized) {
-        if (col < cols)
-            *reinterpret_cast<float4*>(line + col) = value;
-    } else {
-        if (col + 0 < cols)
-            line[col + 0] = value.x;
-        if (col + 1 < cols)
-            line[col + 1] = value.y;
-        if (col + 2 < cols)
-            line[col + 2] = value.z;
-        if (col + 3 < cols)
-            line[col + 3] = value.w;
-    }
+    *reinterpret_cast<float4*>(matrix + static_cast<std::size_t>(row) * cols + col) = value;
 }
 
 // ---- the three levels of tiling ---------------------------------------------------------------
@@ -218,9 +204,10 @@ __device__ inline void multiply_slice(const SliceTiles<T>& tiles, const ThreadPl
 }
 // [warp tile]
 
-// Writes the thread tile into the m x n matrix `c` (C itself, or one split's partial tile): row r
-// of piece row pr is row place.row + pr kRowStride + r of the block tile, and so on across.
-template <class T, bool kVectorized>
+// Writes the thread tile into the m x n matrix `c` (C itself, or one split's partial tile) with
+// float4: row r of piece row pr is row place.row + pr kRowStride + r of the block tile, and so on
+// across.
+template <class T>
 __device__ inline void store_block(float* __restrict__ c, int m, int n, int block_row,
                                    int block_col, const ThreadPlace<T>& place,
                                    const float (&sum)[T::kThreadRows][T::kThreadCols]) {
@@ -234,12 +221,71 @@ __device__ inline void store_block(float* __restrict__ c, int m, int n, int bloc
             for (int piece_col = 0; piece_col < T::kPieceCols; ++piece_col) {
                 const int j = 4 * piece_col;
                 const int col = block_col + place.col + piece_col * T::kColStride;
-                store4<kVectorized>(
-                    c, m, n, row, col,
-                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
+                store4(c, m, n, row, col,
+                       make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
             }
         }
     }
+}
+
+// [scalar store]
+// The same where float4 cannot write C's rows. Written as they are, a warp's scalar stores would
+// put 4-byte values 16 bytes apart, a quarter of each 32-byte sector per store, four times over.
+// Instead the block passes its tile through shared memory (`staging`: the K-slice buffers, free
+// once the loop is done), one row of each thread tile at a time: kRows = kBlockRows / kThreadRows
+// rows of the block tile, one per row of lanes of each warp. Then consecutive threads write
+// consecutive columns of those rows.
+template <class T>
+__device__ inline void store_block_scalar(float* __restrict__ c, int m, int n, int block_row,
+                                          int block_col, const ThreadPlace<T>& place,
+                                          const float (&sum)[T::kThreadRows][T::kThreadCols],
+                                          float* staging) {
+    constexpr int kRows = T::kBlockRows / T::kThreadRows;
+    constexpr int kFloats = kRows * T::kBlockCols;
+    static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<T>),
+                  "the staged rows must fit in the K-slice buffers");
+    // This thread's staged row: its warp's place down the block, then its row of lanes.
+    const int mine = place.row / T::kWarpRows * T::kLaneRows + place.row % T::kWarpRows / 4;
+#pragma unroll
+    for (int piece_row = 0; piece_row < T::kPieceRows; ++piece_row) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            __syncthreads();  // nobody still reads the buffers (the last K-slice, the last rows)
+#pragma unroll
+            for (int piece_col = 0; piece_col < T::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                *reinterpret_cast<float4*>(staging + mine * T::kBlockCols + place.col +
+                                           piece_col * T::kColStride) =
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int first = 0; first < kFloats; first += T::kThreads) {
+                const int e = first + threadIdx.x;
+                const int staged = e / T::kBlockCols;
+                const int row = block_row + staged / T::kLaneRows * T::kWarpRows +
+                                4 * (staged % T::kLaneRows) + piece_row * T::kRowStride + r;
+                const int col = block_col + e % T::kBlockCols;
+                if ((kFloats % T::kThreads == 0 || e < kFloats) && row < m && col < n)
+                    c[static_cast<std::size_t>(row) * n + col] = staging[e];
+            }
+        }
+    }
+    __syncthreads();  // the buffers are free again for whatever comes next
+}
+// [scalar store]
+
+// C's block tile, with float4 or through shared memory.
+template <class T, bool kVectorStore>
+__device__ inline void write_tile(float* __restrict__ c, int m, int n, int block_row, int block_col,
+                                  const ThreadPlace<T>& place,
+                                  const float (&sum)[T::kThreadRows][T::kThreadCols],
+                                  float* staging) {
+    if constexpr (kVectorStore)
+        store_block<T>(c, m, n, block_row, block_col, place, sum);
+    else
+        store_block_scalar<T>(c, m, n, block_row, block_col, place, sum, staging);
 }
 
 // [kernel]
@@ -272,11 +318,15 @@ __device__ inline void accumulate(const float* __restrict__ a, const float* __re
 // One block per tile of C, over one range of K: blockIdx.z picks the split, which covers K-slices
 // [z depth, (z + 1) depth). With one split the block writes C; with more, its partial tile goes to
 // out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of tiles
-// from `tile_count` on do nothing (stream-K computes those).
-template <class T, bool kVectorized>
+// from `tile_count` on do nothing (stream-K computes those). B's rows are `ldb` floats long: n,
+// or n rounded up to 4 when B is a packed copy (its extra columns are zeros, and the matching
+// columns of C are not written). kVectorized: A and B are read with float4; kVectorStore: C is
+// written with float4.
+template <class T, bool kVectorized, bool kVectorStore>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                      float* __restrict__ out, int m, int n, int k, int depth, int tile_count) {
+                      float* __restrict__ out, int m, int n, int k, int ldb, int depth,
+                      int tile_count) {
     if (static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x) >= tile_count)
         return;
     // The two buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs
@@ -289,10 +339,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     const int k_end = k_begin + depth < k ? k_begin + depth : k;
     const ThreadPlace<T> place;
     float sum[T::kThreadRows][T::kThreadCols] = {};
-    accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
+    accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles, place,
                                sum);
     float* c = out + static_cast<std::size_t>(blockIdx.z) * m * n;
-    store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+    write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
+                                reinterpret_cast<float*>(tiles));
 }
 // [kernel]
 
@@ -348,11 +399,12 @@ __device__ inline void add_partial(const float* __restrict__ partial, const Thre
 // itself in `arrivals`; the worker that arrives last at a tile adds the tile's partial tiles in
 // worker order (so the bits do not depend on who is last), writes C and sets the count back to
 // zero for the next multiply. Nobody waits for anybody.
-template <class T, bool kVectorized>
+template <class T, bool kVectorized, bool kVectorStore>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                     float* __restrict__ partials, int* __restrict__ arrivals, int m, int n, int k,
-                    int workers, int first_tile, int slices, long long total, int tiles_across) {
+                    int ldb, int workers, int first_tile, int slices, long long total,
+                    int tiles_across) {
     const StreamKShare share{workers, first_tile, slices, total, tiles_across};
     HIP_DYNAMIC_SHARED(float4, shared_memory)
     auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
@@ -375,14 +427,15 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         const int k_begin = (at - tile_begin) * T::kSlice;
         const int k_end = (stop - tile_begin) * T::kSlice < k ? (stop - tile_begin) * T::kSlice : k;
         float sum[T::kThreadRows][T::kThreadCols] = {};
-        accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
+        accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles,
                                    place, sum);
         if (at == tile_begin && stop == tile_end) {
-            store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+            write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
+                                        reinterpret_cast<float*>(tiles));
         } else {
             float* mine =
                 partials + static_cast<std::size_t>(share.slot(worker, local)) * kTileFloats;
-            store_block<T, true>(mine, T::kBlockRows, T::kBlockCols, 0, 0, place, sum);
+            store_block<T>(mine, T::kBlockRows, T::kBlockCols, 0, 0, place, sum);
             const int first_worker = share.owner(tile_begin);
             const int last_worker = share.owner(tile_end - 1);
             int contributors = 0;
@@ -407,7 +460,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
                         place, empty, sum);
                     empty = false;
                 }
-                store_block<T, kVectorized>(c, m, n, block_row, block_col, place, sum);
+                write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
+                                            reinterpret_cast<float*>(tiles));
             }
         }
         __syncthreads();  // the next tile's first slice must not overwrite one still being read
@@ -517,65 +571,78 @@ void allow_shared_memory(Kernel kernel) {
 }
 // [shared memory]
 
+// What one launch of the kernels needs: the operands as the kernels read them, and the plan.
+// `out` is C, or split-K's partial tiles; B's rows are `ldb` floats long (see warp_tiled_kernel).
+struct Launch {
+    const float* a;
+    const float* b;
+    float* out;
+    int m;
+    int n;
+    int k;
+    int ldb;
+    SplitPlan split;
+    StreamKPlan plan;
+    float* stream_k;    // stream-K's partial tiles, two per worker
+    int* arrivals;      // stream-K's counts: zeros, one per shared tile
+    bool vectorized;    // A and B are read with float4
+    bool vector_store;  // `out` is written with float4
+};
+
 // One block per tile (per tile and split with split-K), except the tiles stream-K shares out:
-// `plan` has them, `stream_k` (two tiles of workspace per worker) holds their partial tiles
-// and `arrivals` (zeros, one per shared tile) counts the workers done with each. The workers go
-// first, then the whole tiles.
-template <class T, bool kVectorized>
-void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
-                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
-                  hipStream_t stream) {
-    const int tiles_across = ceil_div(n, T::kBlockCols);
-    allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized>);
+// `plan` has them, `stream_k` holds their partial tiles and `arrivals` counts the workers done
+// with each. The workers go first, then the whole tiles.
+template <class T, bool kVectorized, bool kVectorStore>
+void launch_tiles(const Launch& l, hipStream_t stream) {
+    const int tiles_across = ceil_div(l.n, T::kBlockCols);
+    const StreamKPlan& plan = l.plan;
+    allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized, kVectorStore>);
     if (plan.workers > 0) {
-        allow_shared_memory<T>(stream_k_kernel<T, kVectorized>);
-        hipLaunchKernelGGL((stream_k_kernel<T, kVectorized>), dim3(plan.workers), dim3(T::kThreads),
-                           shared_bytes<T>(), stream, a, b, out, stream_k, arrivals, m, n, k,
-                           plan.workers, plan.first_tile, plan.slices, plan.total, tiles_across);
+        allow_shared_memory<T>(stream_k_kernel<T, kVectorized, kVectorStore>);
+        hipLaunchKernelGGL((stream_k_kernel<T, kVectorized, kVectorStore>), dim3(plan.workers),
+                           dim3(T::kThreads), shared_bytes<T>(), stream, l.a, l.b, l.out,
+                           l.stream_k, l.arrivals, l.m, l.n, l.k, l.ldb, plan.workers,
+                           plan.first_tile, plan.slices, plan.total, tiles_across);
         HIP_CHECK_LAUNCH();
     }
     if (plan.first_tile == 0)
         return;
     // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
-    const dim3 blocks(tiles_across, ceil_div(plan.first_tile, tiles_across), split.count);
-    hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized>), blocks, dim3(T::kThreads),
-                       shared_bytes<T>(), stream, a, b, out, m, n, k, split.depth, plan.first_tile);
+    const dim3 blocks(tiles_across, ceil_div(plan.first_tile, tiles_across), l.split.count);
+    hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized, kVectorStore>), blocks, dim3(T::kThreads),
+                       shared_bytes<T>(), stream, l.a, l.b, l.out, l.m, l.n, l.k, l.ldb,
+                       l.split.depth, plan.first_tile);
     HIP_CHECK_LAUNCH();
 }
 
+// Three ways to access memory: float4 throughout; float4 reads and scalar writes (packed A and B,
+// a C whose rows float4 cannot write); scalar throughout.
 template <class T>
-void launch_tiles(const float* a, const float* b, float* out, int m, int n, int k,
-                  const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
-                  bool vectorized, hipStream_t stream) {
-    if (vectorized)
-        launch_tiles<T, true>(a, b, out, m, n, k, split, plan, stream_k, arrivals, stream);
+void launch_tiles(const Launch& l, hipStream_t stream) {
+    if (l.vectorized && l.vector_store)
+        launch_tiles<T, true, true>(l, stream);
+    else if (l.vectorized)
+        launch_tiles<T, true, false>(l, stream);
     else
-        launch_tiles<T, false>(a, b, out, m, n, k, split, plan, stream_k, arrivals, stream);
+        launch_tiles<T, false, false>(l, stream);
 }
 
-void launch(TileShape tile, const float* a, const float* b, float* out, int m, int n, int k,
-            const SplitPlan& split, const StreamKPlan& plan, float* stream_k, int* arrivals,
-            bool vectorized, hipStream_t stream) {
+void launch(TileShape tile, const Launch& l, hipStream_t stream) {
     switch (tile) {
         case TileShape::t128x256:
-            launch_tiles<Tiles128x256>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
-                                       vectorized, stream);
+            launch_tiles<Tiles128x256>(l, stream);
             return;
         case TileShape::t128x128:
-            launch_tiles<Tiles128x128>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
-                                       vectorized, stream);
+            launch_tiles<Tiles128x128>(l, stream);
             return;
         case TileShape::t64x64:
-            launch_tiles<Tiles64x64>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
-                                     vectorized, stream);
+            launch_tiles<Tiles64x64>(l, stream);
             return;
         case TileShape::t16x128:
-            launch_tiles<Tiles16x128>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
-                                      vectorized, stream);
+            launch_tiles<Tiles16x128>(l, stream);
             return;
         case TileShape::t128x16:
-            launch_tiles<Tiles128x16>(a, b, out, m, n, k, split, plan, stream_k, arrivals,
-                                      vectorized, stream);
+            launch_tiles<Tiles128x16>(l, stream);
             return;
     }
 }
@@ -583,9 +650,9 @@ void launch(TileShape tile, const float* a, const float* b, float* out, int m, i
 template <class T>
 int resident_blocks() {
     int blocks = 0;
-    allow_shared_memory<T>(warp_tiled_kernel<T, true>);
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, warp_tiled_kernel<T, true>,
-                                                           T::kThreads, shared_bytes<T>()));
+    allow_shared_memory<T>(warp_tiled_kernel<T, true, true>);
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, warp_tiled_kernel<T, true, true>, T::kThreads, shared_bytes<T>()));
     return blocks;
 }
 
@@ -714,10 +781,11 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_sizes(m, n, k);
     if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
-    // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
-    const bool vectorized =
-        n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b) && aligned_16(c);
-    const bool pack = packs(config, m, n, k, vectorized);
+    // float4 needs rows that start on 16-byte boundaries: to read A and B, n and k multiples of 4
+    // and aligned pointers; to write C, n a multiple of 4 and an aligned pointer.
+    const bool reads4 = n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b);
+    const bool writes4 = n % 4 == 0 && aligned_16(c);
+    const bool pack = packs(config, m, n, k, reads4);
     // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
     // to k' and n', k and n rounded up to 4.
     const int k_read = pack ? round_up_4(k) : k;
@@ -728,33 +796,42 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const TileSize size = tile_size(config.tile);
     const std::size_t shared_out =
         2 * static_cast<std::size_t>(plan.workers) * size.rows * size.cols;
-    const bool direct = !pack && split.count == 1;  // the kernel writes C itself
-    if (direct && shared_out == 0) {
-        launch(config.tile, a, b, c, m, n, k, split, plan, nullptr, nullptr, vectorized, stream);
+    // With K whole the kernel writes C itself, except when it reads packed copies and float4
+    // cannot write C: then it writes an m x n' C' with float4 and the reduction copies C' into C,
+    // which the H100 does faster than the kernel's scalar stores. Split, each range writes an
+    // m x n' partial tile and the reduction adds them into C.
+    const bool direct = split.count == 1 && (writes4 || !pack);
+    Launch job{a,      b, c, m, n, k_read, n_read, split, plan, nullptr, nullptr, reads4 || pack,
+               writes4};
+    if (!pack && direct && shared_out == 0) {
+        launch(config.tile, job, stream);
         return;
     }
     // Otherwise the workspace holds, in this order: the packed copies; the kernel's split.count
-    // tiles of m x n', which the reduction adds into C (none when the kernel writes C itself);
-    // stream-K's partial tiles.
+    // partial tiles (none when the kernel writes C itself); stream-K's partial tiles.
     const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
     const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
     const std::size_t tiles = direct ? 0 : static_cast<std::size_t>(m) * n_read * split.count;
     workspaces().run(
         packed_a + packed_b + tiles + shared_out, stream, [&](float* workspace, int* arrivals) {
-            const float* a_read = a;
-            const float* b_read = b;
+            Launch l = job;
             if (pack) {
                 launch_rows(pad_matrix, m, k_read, stream, a, m, k, workspace, m, k_read);
                 launch_rows(pad_matrix, k_read, n_read, stream, b, k, n, workspace + packed_a,
                             k_read, n_read);
-                a_read = workspace;
-                b_read = workspace + packed_a;
+                l.a = workspace;
+                l.b = workspace + packed_a;
             }
-            float* out = direct ? c : workspace + packed_a + packed_b;
-            launch(config.tile, a_read, b_read, out, m, n_read, k_read, split, plan,
-                   workspace + packed_a + packed_b + tiles, arrivals, vectorized || pack, stream);
+            if (!direct) {
+                l.out = workspace + packed_a + packed_b;
+                l.n = n_read;
+                l.vector_store = l.vectorized;  // n' is then a multiple of 4
+            }
+            l.stream_k = workspace + packed_a + packed_b + tiles;
+            l.arrivals = arrivals;
+            launch(config.tile, l, stream);
             if (!direct)
-                launch_rows(reduce_splits, m, n, stream, out, n_read, split.count, c, m, n);
+                launch_rows(reduce_splits, m, n, stream, l.out, n_read, split.count, c, m, n);
         });
 }
 

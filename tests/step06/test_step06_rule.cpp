@@ -209,15 +209,15 @@ TEST(Step06StreamKPlan, EverySliceHasExactlyOneOwner) {
 // ---- packing ------------------------------------------------------------------------------------
 
 TEST(Step06Packing, WorthItWorkedOutByHand) {
-    ASSERT_EQ(step06::kPackMinIntensity, 256.0) << "the cases below are worked out for 256";
+    ASSERT_EQ(step06::kPackMinIntensity, 1024.0) << "the cases below are worked out for 1024";
     // A cube of side s moves 3 s^2 floats for s^3 multiply-adds: s / 3 per float, so it packs
-    // from s = 3 x 256 = 768 on.
-    EXPECT_TRUE(step06::worth_packing(768, 768, 768));
-    EXPECT_FALSE(step06::worth_packing(767, 767, 767));
+    // from s = 3 x 1024 = 3072 on.
+    EXPECT_TRUE(step06::worth_packing(3072, 3072, 3072));
+    EXPECT_FALSE(step06::worth_packing(3071, 3071, 3071));
     EXPECT_TRUE(step06::worth_packing(4097, 4097, 4097));  // 1365.7 per float
-    // 1000 x 1000 x 1001: 1.001e9 / 3.002e6 = 333 per float; 513^3: 171.
-    EXPECT_TRUE(step06::worth_packing(1000, 1000, 1001));
-    EXPECT_FALSE(step06::worth_packing(513, 513, 513));
+    // 3001^3: 1000.3 per float; 1000 x 1000 x 1001: 333.
+    EXPECT_FALSE(step06::worth_packing(3001, 3001, 3001));
+    EXPECT_FALSE(step06::worth_packing(1000, 1000, 1001));
     // Few rows times a big B: 8.588e9 / 69.19e6 = 124 per float, B alone is most of the copying.
     EXPECT_FALSE(step06::worth_packing(128, 8191, 8191));
     // A dot product moves both vectors for as many multiply-adds: never.

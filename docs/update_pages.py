@@ -352,8 +352,9 @@ def packing_block(name):
     if not rows:
         return (f"`docs/results/{name}.json` has no shape with n or k not a multiple of 4 "
                 f"measured both unpacked and packed.\n")
-    header = ["m x n x k", "multiply-adds per float moved", "unpacked (ms)", "packed (ms)",
-              f"{vendor} (ms)", "faster", f"the rule (from {threshold:,.0f})"]
+    # Milliseconds; short headers, so that the shapes keep to one line on a narrow page.
+    header = ["m x n x k", "per float", "unpacked", "packed", vendor, "faster",
+              f"rule (from {threshold:,.0f})"]
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4 + "---|---|"]
     lines += ["| " + " | ".join(cells) + " |" for _, cells in sorted(rows, key=lambda r: r[0])]
     return "\n".join([stamp_paragraph(results, name, 2), "", "\n".join(lines), ""])

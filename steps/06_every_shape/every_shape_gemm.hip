@@ -277,12 +277,12 @@ __device__ inline void store_block_scalar(float* __restrict__ c, int m, int n, i
 // [scalar store]
 
 // C's block tile, with float4 or through shared memory.
-template <class T, bool kVectorStore>
+template <class T, bool kVectorized>
 __device__ inline void write_tile(float* __restrict__ c, int m, int n, int block_row, int block_col,
                                   const ThreadPlace<T>& place,
                                   const float (&sum)[T::kThreadRows][T::kThreadCols],
                                   float* staging) {
-    if constexpr (kVectorStore)
+    if constexpr (kVectorized)
         store_block<T>(c, m, n, block_row, block_col, place, sum);
     else
         store_block_scalar<T>(c, m, n, block_row, block_col, place, sum, staging);
@@ -320,9 +320,9 @@ __device__ inline void accumulate(const float* __restrict__ a, const float* __re
 // out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of tiles
 // from `tile_count` on do nothing (stream-K computes those). B's rows are `ldb` floats long: n,
 // or n rounded up to 4 when B is a packed copy (its extra columns are zeros, and the matching
-// columns of C are not written). kVectorized: A and B are read with float4; kVectorStore: C is
-// written with float4.
-template <class T, bool kVectorized, bool kVectorStore>
+// columns of C are not written). kVectorized: A, B and C are read and written with float4;
+// otherwise with scalar loads, and scalar stores through shared memory.
+template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
                       float* __restrict__ out, int m, int n, int k, int ldb, int depth,
@@ -342,8 +342,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles, place,
                                sum);
     float* c = out + static_cast<std::size_t>(blockIdx.z) * m * n;
-    write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
-                                reinterpret_cast<float*>(tiles));
+    write_tile<T, kVectorized>(c, m, n, block_row, block_col, place, sum,
+                               reinterpret_cast<float*>(tiles));
 }
 // [kernel]
 
@@ -399,7 +399,7 @@ __device__ inline void add_partial(const float* __restrict__ partial, const Thre
 // itself in `arrivals`; the worker that arrives last at a tile adds the tile's partial tiles in
 // worker order (so the bits do not depend on who is last), writes C and sets the count back to
 // zero for the next multiply. Nobody waits for anybody.
-template <class T, bool kVectorized, bool kVectorStore>
+template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                     float* __restrict__ partials, int* __restrict__ arrivals, int m, int n, int k,
@@ -430,8 +430,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles,
                                    place, sum);
         if (at == tile_begin && stop == tile_end) {
-            write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
-                                        reinterpret_cast<float*>(tiles));
+            write_tile<T, kVectorized>(c, m, n, block_row, block_col, place, sum,
+                                       reinterpret_cast<float*>(tiles));
         } else {
             float* mine =
                 partials + static_cast<std::size_t>(share.slot(worker, local)) * kTileFloats;
@@ -460,8 +460,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
                         place, empty, sum);
                     empty = false;
                 }
-                write_tile<T, kVectorStore>(c, m, n, block_row, block_col, place, sum,
-                                            reinterpret_cast<float*>(tiles));
+                write_tile<T, kVectorized>(c, m, n, block_row, block_col, place, sum,
+                                           reinterpret_cast<float*>(tiles));
             }
         }
         __syncthreads();  // the next tile's first slice must not overwrite one still being read
@@ -583,48 +583,43 @@ struct Launch {
     int ldb;
     SplitPlan split;
     StreamKPlan plan;
-    float* stream_k;    // stream-K's partial tiles, two per worker
-    int* arrivals;      // stream-K's counts: zeros, one per shared tile
-    bool vectorized;    // A and B are read with float4
-    bool vector_store;  // `out` is written with float4
+    float* stream_k;  // stream-K's partial tiles, two per worker
+    int* arrivals;    // stream-K's counts: zeros, one per shared tile
+    bool vectorized;  // A and B are read, and `out` written, with float4
 };
 
 // One block per tile (per tile and split with split-K), except the tiles stream-K shares out:
 // `plan` has them, `stream_k` holds their partial tiles and `arrivals` counts the workers done
 // with each. The workers go first, then the whole tiles.
-template <class T, bool kVectorized, bool kVectorStore>
+template <class T, bool kVectorized>
 void launch_tiles(const Launch& l, hipStream_t stream) {
     const int tiles_across = ceil_div(l.n, T::kBlockCols);
     const StreamKPlan& plan = l.plan;
-    allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized, kVectorStore>);
+    allow_shared_memory<T>(warp_tiled_kernel<T, kVectorized>);
     if (plan.workers > 0) {
-        allow_shared_memory<T>(stream_k_kernel<T, kVectorized, kVectorStore>);
-        hipLaunchKernelGGL((stream_k_kernel<T, kVectorized, kVectorStore>), dim3(plan.workers),
-                           dim3(T::kThreads), shared_bytes<T>(), stream, l.a, l.b, l.out,
-                           l.stream_k, l.arrivals, l.m, l.n, l.k, l.ldb, plan.workers,
-                           plan.first_tile, plan.slices, plan.total, tiles_across);
+        allow_shared_memory<T>(stream_k_kernel<T, kVectorized>);
+        hipLaunchKernelGGL((stream_k_kernel<T, kVectorized>), dim3(plan.workers), dim3(T::kThreads),
+                           shared_bytes<T>(), stream, l.a, l.b, l.out, l.stream_k, l.arrivals, l.m,
+                           l.n, l.k, l.ldb, plan.workers, plan.first_tile, plan.slices, plan.total,
+                           tiles_across);
         HIP_CHECK_LAUNCH();
     }
     if (plan.first_tile == 0)
         return;
     // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
     const dim3 blocks(tiles_across, ceil_div(plan.first_tile, tiles_across), l.split.count);
-    hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized, kVectorStore>), blocks, dim3(T::kThreads),
+    hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized>), blocks, dim3(T::kThreads),
                        shared_bytes<T>(), stream, l.a, l.b, l.out, l.m, l.n, l.k, l.ldb,
                        l.split.depth, plan.first_tile);
     HIP_CHECK_LAUNCH();
 }
 
-// Three ways to access memory: float4 throughout; float4 reads and scalar writes (packed A and B,
-// a C whose rows float4 cannot write); scalar throughout.
 template <class T>
 void launch_tiles(const Launch& l, hipStream_t stream) {
-    if (l.vectorized && l.vector_store)
-        launch_tiles<T, true, true>(l, stream);
-    else if (l.vectorized)
-        launch_tiles<T, true, false>(l, stream);
+    if (l.vectorized)
+        launch_tiles<T, true>(l, stream);
     else
-        launch_tiles<T, false, false>(l, stream);
+        launch_tiles<T, false>(l, stream);
 }
 
 void launch(TileShape tile, const Launch& l, hipStream_t stream) {
@@ -650,9 +645,9 @@ void launch(TileShape tile, const Launch& l, hipStream_t stream) {
 template <class T>
 int resident_blocks() {
     int blocks = 0;
-    allow_shared_memory<T>(warp_tiled_kernel<T, true, true>);
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, warp_tiled_kernel<T, true, true>, T::kThreads, shared_bytes<T>()));
+    allow_shared_memory<T>(warp_tiled_kernel<T, true>);
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, warp_tiled_kernel<T, true>,
+                                                           T::kThreads, shared_bytes<T>()));
     return blocks;
 }
 
@@ -781,11 +776,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_sizes(m, n, k);
     if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
-    // float4 needs rows that start on 16-byte boundaries: to read A and B, n and k multiples of 4
-    // and aligned pointers; to write C, n a multiple of 4 and an aligned pointer.
-    const bool reads4 = n % 4 == 0 && k % 4 == 0 && aligned_16(a) && aligned_16(b);
+    // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
     const bool writes4 = n % 4 == 0 && aligned_16(c);
-    const bool pack = packs(config, m, n, k, reads4);
+    const bool vectorized = writes4 && k % 4 == 0 && aligned_16(a) && aligned_16(b);
+    const bool pack = packs(config, m, n, k, vectorized);
     // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
     // to k' and n', k and n rounded up to 4.
     const int k_read = pack ? round_up_4(k) : k;
@@ -801,8 +795,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     // which the H100 does faster than the kernel's scalar stores. Split, each range writes an
     // m x n' partial tile and the reduction adds them into C.
     const bool direct = split.count == 1 && (writes4 || !pack);
-    Launch job{a,      b, c, m, n, k_read, n_read, split, plan, nullptr, nullptr, reads4 || pack,
-               writes4};
+    Launch job{a, b, c, m, n, k_read, n_read, split, plan, nullptr, nullptr, vectorized || pack};
     if (!pack && direct && shared_out == 0) {
         launch(config.tile, job, stream);
         return;
@@ -825,7 +818,6 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
             if (!direct) {
                 l.out = workspace + packed_a + packed_b;
                 l.n = n_read;
-                l.vector_store = l.vectorized;  // n' is then a multiple of 4
             }
             l.stream_k = workspace + packed_a + packed_b + tiles;
             l.arrivals = arrivals;

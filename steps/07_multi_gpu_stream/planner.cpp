@@ -283,6 +283,17 @@ Plan plan_multiply(const PlanRequest& request) {
     for (int col = 0; col < n; col += cols)
         plan.panels.push_back({col, std::min(cols, n - col)});
     plan.buffers = buffers_for(request, rows, cols);
+    // [spare panel buffer]
+    // A spare buffer of B where the budget has room for one next to the chosen chunks and panels
+    // (it never changes their sizes): the copy of the next panel then goes into the buffer read
+    // two steps back, whose kernels are long done, instead of waiting for the step before's.
+    const std::size_t panels = plan.panels.size();
+    if (panels > static_cast<std::size_t>(plan.buffers.b_buffers) &&
+        plan.buffers.b_buffers < kPanelBuffers + kSparePanelBuffers &&
+        plan.buffers.total_bytes() + plan.buffers.b_bytes <= request.budget_bytes) {
+        ++plan.buffers.b_buffers;
+    }
+    // [spare panel buffer]
     return plan;
 }
 

@@ -60,7 +60,8 @@ void expect_partition(const std::vector<Piece>& pieces, int total, int size, Fir
 
 // What an entry holds at once, recomputed from the plan's sizes rather than taken from it: up to
 // three chunks of A (two computing, one arriving), two panels of B and a tile of C for each
-// computing chunk plus one going home, fewer only when there are not that many.
+// computing chunk plus one going home, fewer only when there are not that many; and a third panel
+// of B where B has more than two panels and the budget has room for it next to the rest.
 std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t e = plan.element_bytes;
     // Stored rows start on 16-byte boundaries: k and the panel width are rounded up to 4 floats.
@@ -70,9 +71,13 @@ std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t k = four(plan.k);
     const std::uint64_t chunks = plan.chunks.size(), panels = plan.panels.size();
     const std::uint64_t computing = std::min<std::uint64_t>(2, chunks);
-    return std::min<std::uint64_t>(3, chunks) * rows * k * e +
-           std::min<std::uint64_t>(2, panels) * k * cols * e +
-           std::min<std::uint64_t>(computing + 1, chunks * panels) * rows * cols * e;
+    const std::uint64_t panel = k * cols * e;
+    const std::uint64_t needed = std::min<std::uint64_t>(3, chunks) * rows * k * e +
+                                 std::min<std::uint64_t>(2, panels) * panel +
+                                 std::min<std::uint64_t>(computing + 1, chunks * panels) * rows *
+                                     cols * e;
+    const bool spare = panels > 2 && needed + panel <= plan.budget_bytes;
+    return needed + (spare ? panel : 0);
 }
 
 // Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
@@ -186,6 +191,36 @@ TEST(Step07Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     }
 }
 
+TEST(Step07Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {
+    // 16384 at 700 MiB: the plan takes 688 MiB, and a third panel (128 MiB) does not fit.
+    const Plan tight = step07::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
+    EXPECT_EQ(tight.buffers.b_buffers, 2);
+    EXPECT_EQ(tight.buffers.total_bytes(), 688 * kMiB);
+
+    // 15001 on 132 multiprocessors: chunks of 2048 rows and panels of 3072 columns (each stored
+    // 15004 long), 775 MiB. A third panel of 15004 x 3072 floats (176 MiB) fits in 1 GiB, not in
+    // a third of A + B + C (858 MiB); the chunks and panels stay the same either way.
+    PlanRequest odd = request(15001, 15001, 15001, 3ull * 15001 * 15001 * 4 / 3);
+    odd.multiprocessors = 132;
+    const Plan third = step07::plan_multiply(odd);
+    odd.budget_bytes = kGiB;
+    const Plan gib = step07::plan_multiply(odd);
+    for (const Plan* plan : {&third, &gib}) {
+        EXPECT_EQ(plan->chunk_rows, 2048);
+        EXPECT_EQ(plan->panel_cols, 3072);
+    }
+    const std::uint64_t panel = 15004ull * 3072 * 4;
+    EXPECT_EQ(third.buffers.b_buffers, 2);
+    EXPECT_EQ(gib.buffers.b_buffers, 3);
+    EXPECT_EQ(gib.buffers.total_bytes(), third.buffers.total_bytes() + panel);
+
+    // Three panels and room: every panel gets a buffer, so each crosses once and stays. Two
+    // panels already have one each, and a single panel is resident: no spare.
+    EXPECT_EQ(step07::plan_multiply(request(4096, 6144, 512, 80 * kGiB)).buffers.b_buffers, 3);
+    EXPECT_EQ(step07::plan_multiply(request(4096, 4096, 512, 80 * kGiB)).buffers.b_buffers, 2);
+    EXPECT_EQ(step07::plan_multiply(request(4096, 2048, 512, 80 * kGiB)).buffers.b_buffers, 1);
+}
+
 TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
     const Plan big = step07::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
@@ -193,10 +228,10 @@ TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(big.panel_cols, step07::kPreferredPanelCols);
     EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step07::kPreferredChunkRows));
     EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step07::kPreferredPanelCols));
-    // Three chunks of A (two computing, one arriving), two panels, a tile per computing chunk and
-    // one going home.
+    // Three chunks of A (two computing, one arriving), two panels and a spare (80 GiB have room
+    // for it), a tile per computing chunk and one going home.
     EXPECT_EQ(big.buffers.a_buffers, 3);
-    EXPECT_EQ(big.buffers.b_buffers, 2);
+    EXPECT_EQ(big.buffers.b_buffers, 3);
     EXPECT_EQ(big.buffers.c_buffers, 3);
 
     // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the
@@ -311,13 +346,14 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
 
     // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
     // that: 8 chunks of 2048 rows (3 x 128 MiB) and 8 panels of 2048 columns (2 x 128 MiB, and
-    // 3 x 16 MiB of C).
+    // 3 x 16 MiB of C), 688 MiB; the 336 MiB left hold a spare panel, 816 MiB in all.
     const Plan out_of_core = step07::plan_multiply(request(16384, 16384, 16384, kGiB));
     EXPECT_EQ(out_of_core.chunks.size(), 8u);
     EXPECT_EQ(out_of_core.chunk_rows, 2048);
     EXPECT_EQ(out_of_core.panels.size(), 8u);
     EXPECT_EQ(out_of_core.panel_cols, 2048);
-    EXPECT_EQ(out_of_core.buffers.total_bytes(), 688 * kMiB);
+    EXPECT_EQ(out_of_core.buffers.b_buffers, 3);
+    EXPECT_EQ(out_of_core.buffers.total_bytes(), 816 * kMiB);
     // That budget forces at least four chunks: three (5462 rows) would need three buffers of
     // 5462 rows of A, more than 1 GiB; four (4096 rows) fit.
     PlanRequest three = request(16384, 16384, 16384, kGiB);

@@ -72,10 +72,10 @@ std::uint64_t live_bytes(const Plan& plan) {
     const std::uint64_t chunks = plan.chunks.size(), panels = plan.panels.size();
     const std::uint64_t computing = std::min<std::uint64_t>(2, chunks);
     const std::uint64_t panel = k * cols * e;
-    const std::uint64_t needed = std::min<std::uint64_t>(3, chunks) * rows * k * e +
-                                 std::min<std::uint64_t>(2, panels) * panel +
-                                 std::min<std::uint64_t>(computing + 1, chunks * panels) * rows *
-                                     cols * e;
+    const std::uint64_t needed =
+        std::min<std::uint64_t>(3, chunks) * rows * k * e +
+        std::min<std::uint64_t>(2, panels) * panel +
+        std::min<std::uint64_t>(computing + 1, chunks * panels) * rows * cols * e;
     const bool spare = panels > 2 && needed + panel <= plan.budget_bytes;
     return needed + (spare ? panel : 0);
 }

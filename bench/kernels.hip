@@ -8,6 +8,18 @@
 #include "steps/06_every_shape/every_shape_gemm.hpp"
 
 namespace bench {
+namespace {
+
+// Step 06 with the rule's configuration for each shape, one setting of it changed by `change`.
+tutorial::GemmLauncher<float> rule_with(void (*change)(step06::Config&)) {
+    return [change](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
+        step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
+        change(config);
+        step06::gemm(a, b, c, m, n, k, s, config);
+    };
+}
+
+}  // namespace
 
 std::vector<Kernel> step_kernels() {
     using Launch = tutorial::GemmLauncher<float>;
@@ -43,30 +55,17 @@ std::vector<Kernel> step_kernels() {
                        Launch([](const float* a, const float* b, float* c, int m, int n, int k,
                                  hipStream_t s) { step06::gemm(a, b, c, m, n, k, s); })});
     // The rule's choice with packing off: what packing gains where n or k is not a multiple of 4.
-    kernels.push_back(
-        {"06", "unpacked",
-         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-             step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
-             config.packing = step06::Packing::off;
-             step06::gemm(a, b, c, m, n, k, s, config);
-         })});
+    kernels.push_back({"06", "unpacked", rule_with([](step06::Config& config) {
+                           config.packing = step06::Packing::off;
+                       })});
     // The rule's choice with packing on: what packing costs or gains beside `unpacked`.
-    kernels.push_back(
-        {"06", "packed",
-         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-             step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
-             config.packing = step06::Packing::on;
-             step06::gemm(a, b, c, m, n, k, s, config);
-         })});
+    kernels.push_back({"06", "packed", rule_with([](step06::Config& config) {
+                           config.packing = step06::Packing::on;
+                       })});
     // The rule's choice with stream-K off: where the rule shares out the last wave, its tile with
     // every tile whole, the last wave partly empty.
     kernels.push_back(
-        {"06", "no-stream-k",
-         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-             step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
-             config.workers = 0;
-             step06::gemm(a, b, c, m, n, k, s, config);
-         })});
+        {"06", "no-stream-k", rule_with([](step06::Config& config) { config.workers = 0; })});
     for (const step06::TileShape tile : step06::kAllTileShapes) {
         kernels.push_back({"06", step06::tile_name(tile),
                            Launch([tile](const float* a, const float* b, float* c, int m, int n,

@@ -318,15 +318,12 @@ __device__ inline void accumulate(const float* __restrict__ a, const float* __re
 // One block per tile of C, over one range of K: blockIdx.z picks the split, which covers K-slices
 // [z depth, (z + 1) depth). With one split the block writes C; with more, its partial tile goes to
 // out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of tiles
-// from `tile_count` on do nothing (stream-K computes those). B's rows are `ldb` floats long: n,
-// or n rounded up to 4 when B is a packed copy (its extra columns are zeros, and the matching
-// columns of C are not written). kVectorized: A, B and C are read and written with float4;
-// otherwise with scalar loads, and scalar stores through shared memory.
+// from `tile_count` on do nothing (stream-K computes those). kVectorized: A, B and C are read
+// and written with float4; otherwise with scalar loads, and scalar stores through shared memory.
 template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                      float* __restrict__ out, int m, int n, int k, int ldb, int depth,
-                      int tile_count) {
+                      float* __restrict__ out, int m, int n, int k, int depth, int tile_count) {
     if (static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x) >= tile_count)
         return;
     // The two buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs
@@ -339,7 +336,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     const int k_end = k_begin + depth < k ? k_begin + depth : k;
     const ThreadPlace<T> place;
     float sum[T::kThreadRows][T::kThreadCols] = {};
-    accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles, place,
+    accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
                                sum);
     float* c = out + static_cast<std::size_t>(blockIdx.z) * m * n;
     write_tile<T, kVectorized>(c, m, n, block_row, block_col, place, sum,
@@ -403,8 +400,7 @@ template <class T, bool kVectorized>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                     float* __restrict__ partials, int* __restrict__ arrivals, int m, int n, int k,
-                    int ldb, int workers, int first_tile, int slices, long long total,
-                    int tiles_across) {
+                    int workers, int first_tile, int slices, long long total, int tiles_across) {
     const StreamKShare share{workers, first_tile, slices, total, tiles_across};
     HIP_DYNAMIC_SHARED(float4, shared_memory)
     auto* tiles = reinterpret_cast<SliceTiles<T>*>(shared_memory);
@@ -427,7 +423,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         const int k_begin = (at - tile_begin) * T::kSlice;
         const int k_end = (stop - tile_begin) * T::kSlice < k ? (stop - tile_begin) * T::kSlice : k;
         float sum[T::kThreadRows][T::kThreadCols] = {};
-        accumulate<T, kVectorized>(a, b, m, ldb, k, block_row, block_col, k_begin, k_end, tiles,
+        accumulate<T, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
                                    place, sum);
         if (at == tile_begin && stop == tile_end) {
             write_tile<T, kVectorized>(c, m, n, block_row, block_col, place, sum,
@@ -572,7 +568,7 @@ void allow_shared_memory(Kernel kernel) {
 // [shared memory]
 
 // What one launch of the kernels needs: the operands as the kernels read them, and the plan.
-// `out` is C, or split-K's partial tiles; B's rows are `ldb` floats long (see warp_tiled_kernel).
+// `out` is C (n = C's width), or split-K's partial tiles (n = B's width, padded when packed).
 struct Launch {
     const float* a;
     const float* b;
@@ -580,7 +576,6 @@ struct Launch {
     int m;
     int n;
     int k;
-    int ldb;
     SplitPlan split;
     StreamKPlan plan;
     float* stream_k;  // stream-K's partial tiles, two per worker
@@ -600,7 +595,7 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
         allow_shared_memory<T>(stream_k_kernel<T, kVectorized>);
         hipLaunchKernelGGL((stream_k_kernel<T, kVectorized>), dim3(plan.workers), dim3(T::kThreads),
                            shared_bytes<T>(), stream, l.a, l.b, l.out, l.stream_k, l.arrivals, l.m,
-                           l.n, l.k, l.ldb, plan.workers, plan.first_tile, plan.slices, plan.total,
+                           l.n, l.k, plan.workers, plan.first_tile, plan.slices, plan.total,
                            tiles_across);
         HIP_CHECK_LAUNCH();
     }
@@ -609,8 +604,8 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
     // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
     const dim3 blocks(tiles_across, ceil_div(plan.first_tile, tiles_across), l.split.count);
     hipLaunchKernelGGL((warp_tiled_kernel<T, kVectorized>), blocks, dim3(T::kThreads),
-                       shared_bytes<T>(), stream, l.a, l.b, l.out, l.m, l.n, l.k, l.ldb,
-                       l.split.depth, plan.first_tile);
+                       shared_bytes<T>(), stream, l.a, l.b, l.out, l.m, l.n, l.k, l.split.depth,
+                       plan.first_tile);
     HIP_CHECK_LAUNCH();
 }
 
@@ -795,7 +790,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     // which the H100 does faster than the kernel's scalar stores. Split, each range writes an
     // m x n' partial tile and the reduction adds them into C.
     const bool direct = split.count == 1 && (writes4 || !pack);
-    Launch job{a, b, c, m, n, k_read, n_read, split, plan, nullptr, nullptr, vectorized || pack};
+    // n_read is n wherever the kernel writes C itself: unpacked, or packed with n a multiple of 4.
+    Launch job{a, b, c, m, n_read, k_read, split, plan, nullptr, nullptr, vectorized || pack};
     if (!pack && direct && shared_out == 0) {
         launch(config.tile, job, stream);
         return;
@@ -815,10 +811,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                 l.a = workspace;
                 l.b = workspace + packed_a;
             }
-            if (!direct) {
+            if (!direct)
                 l.out = workspace + packed_a + packed_b;
-                l.n = n_read;
-            }
             l.stream_k = workspace + packed_a + packed_b + tiles;
             l.arrivals = arrivals;
             launch(config.tile, l, stream);

@@ -284,14 +284,14 @@ Plan plan_multiply(const PlanRequest& request) {
         plan.panels.push_back({col, std::min(cols, n - col)});
     plan.buffers = buffers_for(request, rows, cols);
     // [spare panel buffer]
-    // A spare buffer of B where the budget has room for one next to the chosen chunks and panels
-    // (it never changes their sizes): the copy of the next panel then goes into the buffer read
+    // Spare buffers of B where the budget has room for them next to the chosen chunks and panels
+    // (they never change their sizes): the copy of the next panel then goes into a buffer read
     // two steps back, whose kernels are long done, instead of waiting for the step before's.
-    const std::size_t panels = plan.panels.size();
-    if (panels > static_cast<std::size_t>(plan.buffers.b_buffers) &&
-        plan.buffers.b_buffers < kPanelBuffers + kSparePanelBuffers &&
-        plan.buffers.total_bytes() + plan.buffers.b_bytes <= request.budget_bytes) {
-        ++plan.buffers.b_buffers;
+    BufferSet& set = plan.buffers;
+    while (plan.panels.size() > static_cast<std::size_t>(set.b_buffers) &&
+           set.b_buffers < kPanelBuffers + kSparePanelBuffers &&
+           set.total_bytes() + set.b_bytes <= request.budget_bytes) {
+        ++set.b_buffers;
     }
     // [spare panel buffer]
     return plan;

@@ -142,7 +142,12 @@ void print_statistics(const step07::GemmStatistics& statistics, bool with_times)
                       << percent(entry.hidden_copy_ms, entry.copy_ms)
                       << " of that while a kernel was busy; on the host, set-up "
                       << milliseconds(entry.setup_ms) << " before and tear-down "
-                      << milliseconds(entry.teardown_ms) << " after\n";
+                      << milliseconds(entry.teardown_ms) << " after; "
+                      << (entry.bytes_allocated > 0
+                              ? tutorial::format_bytes(entry.bytes_allocated) +
+                                    " of device buffers allocated"
+                              : std::string("device buffers kept from the run before"))
+                      << "\n";
         }
     }
 }
@@ -219,8 +224,13 @@ int run_general(const tutorial::Options& options, const step07::MultiGpuOptions&
     step07::MultiGpuOptions run_options = multi;
     run_options.host_memory = step07::HostMemory::pinned;
 
+    // The device buffers, like the host matrices, are set up once: the first run allocates them and
+    // the later runs reuse them, as a program that multiplies again and again would.
+    step07::Workspace workspace;
     step07::GemmStatistics last;
-    auto multiply = [&] { last = step07::gemm(a.data(), b.data(), c.data(), plan, run_options); };
+    auto multiply = [&] {
+        last = step07::gemm(a.data(), b.data(), c.data(), plan, run_options, workspace);
+    };
     tutorial::RunReport report;
     report.step = "07";
     report.variant = std::string("stream_") + step07::inner_kernel_name(multi.inner);

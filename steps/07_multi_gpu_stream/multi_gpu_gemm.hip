@@ -26,6 +26,80 @@
 #include "schedule.hpp"
 
 namespace step07 {
+
+// [workspace]
+// One entry's buffers and what they were allocated for: a later plan reuses them only where it
+// needs the very same ones. The padding columns of A's buffers were zeroed when they were
+// allocated (see add_buffer_of_a) and no copy writes them, so they hold zeros for the same k.
+struct Workspace::Entry {
+    int device = -1;
+    int k = 0, chunk_rows = 0, panel_cols = 0;
+    std::vector<tutorial::DeviceBuffer<float>> a, b, c;
+
+    bool holds(const Plan& plan, int on_device) const {
+        const BufferSet& wanted = plan.buffers;
+        return device == on_device && k == plan.k && chunk_rows == plan.chunk_rows &&
+               panel_cols == plan.panel_cols &&
+               a.size() == static_cast<std::size_t>(wanted.a_buffers) &&
+               b.size() == static_cast<std::size_t>(wanted.b_buffers) &&
+               c.size() == static_cast<std::size_t>(wanted.c_buffers);
+    }
+    // Frees what it holds (on its own device) and notes what the next buffers will be for.
+    void prepare(const Plan& plan, int on_device) {
+        clear();
+        device = on_device;
+        k = plan.k;
+        chunk_rows = plan.chunk_rows;
+        panel_cols = plan.panel_cols;
+    }
+    void clear() {
+        a.clear();
+        b.clear();
+        c.clear();
+        device = -1;
+    }
+    std::uint64_t bytes() const {
+        std::uint64_t total = 0;
+        for (const auto* buffers : {&a, &b, &c}) {
+            for (const tutorial::DeviceBuffer<float>& buffer : *buffers)
+                total += buffer.bytes();
+        }
+        return total;
+    }
+};
+
+Workspace::Workspace() = default;
+Workspace::~Workspace() {
+    release();
+}
+
+std::uint64_t Workspace::bytes() const {
+    std::uint64_t total = 0;
+    for (const std::unique_ptr<Entry>& entry : entries_)
+        total += entry->bytes();
+    return total;
+}
+
+// Each entry's buffers are freed with their own device current, then the caller's is restored.
+void Workspace::release() {
+    int current = 0;
+    const bool known = hipGetDevice(&current) == hipSuccess;
+    for (const std::unique_ptr<Entry>& entry : entries_) {
+        if (entry->device >= 0)
+            (void)hipSetDevice(entry->device);
+        entry->clear();
+    }
+    if (known)
+        (void)hipSetDevice(current);
+}
+
+Workspace::Entry& Workspace::entry(std::size_t index) {
+    while (entries_.size() <= index)
+        entries_.push_back(std::make_unique<Entry>());
+    return *entries_[index];
+}
+// [workspace]
+
 namespace {
 
 using tutorial::DeviceBuffer;
@@ -123,14 +197,25 @@ class Worker {
     // B and one tile of C. The rest waits for allocate_rest(), which run() calls once they are
     // queued: allocating hundreds of MiB takes the host milliseconds, which then overlap the
     // first copies instead of delaying them.
-    Worker(Job& job, int entry) : job_(job), entry_(entry) {
+    // Buffers that `kept` still holds for this plan are used as they are (see Workspace).
+    Worker(Job& job, int entry, Workspace::Entry& kept)
+        : job_(job), entry_(entry), a_(kept.a), b_(kept.b), c_(kept.c) {
         const Plan& plan = job_.plan;
+        const int device = job_.options.devices[static_cast<std::size_t>(entry)];
+        // The fault hook must reach a real allocation, so its entry never reuses buffers.
+        if (!kept.holds(plan, device) || entry == job_.options.fail_allocation_on_entry)
+            kept.prepare(plan, device);
         a_.reserve(static_cast<std::size_t>(plan.buffers.a_buffers));
-        add_buffer_of_a();
-        for (int i = 0; i < plan.buffers.b_buffers; ++i)
-            b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
+        if (a_.empty())
+            add_buffer_of_a();
+        while (b_.size() < static_cast<std::size_t>(plan.buffers.b_buffers)) {
+            const DeviceBuffer<float>& buffer =
+                b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
+            statistics_.bytes_allocated += buffer.bytes();
+        }
         slots_.resize(b_.size());
-        add_buffer_of_c();
+        if (c_.empty())
+            add_buffer_of_c();
     }
 
     // Allocates whatever buffers the plan has and the worker does not yet.
@@ -142,8 +227,9 @@ class Worker {
             add_buffer_of_c();
     }
 
-    // Waits for the streams before the buffers go: nothing may still copy into freed memory, also
-    // when an exception unwinds the worker. Errors are ignored here; the first one was thrown.
+    // Waits for the streams before the worker goes: nothing may still copy into its buffers when
+    // they are reused or freed, also when an exception unwinds the worker. Errors are ignored
+    // here; the first one was thrown.
     ~Worker() {
         for (const Stream* stream : streams())
             (void)hipStreamSynchronize(stream->get());
@@ -188,6 +274,7 @@ class Worker {
     void add_buffer_of_a() {
         const Plan& plan = job_.plan;
         DeviceBuffer<float>& buffer = a_.emplace_back(elements(plan.chunk_rows, stored(plan.k)));
+        statistics_.bytes_allocated += buffer.bytes();
         if (stored(plan.k) != plan.k) {
             HIP_CHECK(
                 hipMemsetAsync(buffer.get(), 0, buffer.size() * sizeof(float), copy_in_.get()));
@@ -198,8 +285,10 @@ class Worker {
         // The test hook asks for 2^60 bytes, which no device has: the real allocation path fails
         // with its real message.
         const bool fail = entry_ == job_.options.fail_allocation_on_entry;
-        c_.emplace_back(fail ? (std::size_t{1} << 60)
-                             : elements(job_.plan.chunk_rows, stored(job_.plan.panel_cols)));
+        const DeviceBuffer<float>& buffer =
+            c_.emplace_back(fail ? (std::size_t{1} << 60)
+                                 : elements(job_.plan.chunk_rows, stored(job_.plan.panel_cols)));
+        statistics_.bytes_allocated += buffer.bytes();
     }
 
     // Takes a chunk in `step` (0 for the first chunk, before any step).
@@ -226,8 +315,8 @@ class Worker {
 
     Job& job_;
     int entry_;
-    std::vector<DeviceBuffer<float>> a_, b_, c_;
-    std::vector<PanelSlot> slots_;  // one per buffer in b_
+    std::vector<DeviceBuffer<float>>&a_, &b_, &c_;  // the workspace's, for this entry
+    std::vector<PanelSlot> slots_;                  // one per buffer in b_
     Stream copy_in_, copy_out_;
     std::array<Stream, kLanes> compute_;
     InnerMultiply inner_{job_.options.inner, kLanes};
@@ -442,7 +531,7 @@ EntryStatistics Worker::statistics() const {
 }
 
 // One worker's whole life on its thread: its device, its buffers, its chunks, its statistics.
-void work(Job& job, int entry, EntryStatistics& statistics) {
+void work(Job& job, int entry, Workspace::Entry& kept, EntryStatistics& statistics) {
     using Clock = std::chrono::steady_clock;
     auto ms = [](Clock::duration d) {
         return std::chrono::duration<double, std::milli>(d).count();
@@ -451,7 +540,7 @@ void work(Job& job, int entry, EntryStatistics& statistics) {
     const Clock::time_point start = Clock::now();
     Clock::time_point done;
     {
-        Worker worker(job, entry);
+        Worker worker(job, entry, kept);
         const Clock::time_point built = Clock::now();
         worker.run();
         done = Clock::now();
@@ -481,6 +570,12 @@ GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int 
 // [gemm]
 GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options) {
+    Workspace workspace;  // freed when the call returns
+    return gemm(a, b, c, plan, options, workspace);
+}
+
+GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
+                    const MultiGpuOptions& options, Workspace& workspace) {
     if (a == nullptr || b == nullptr || c == nullptr)
         throw std::invalid_argument("step07::gemm: a null matrix pointer");
     if (plan.entries != static_cast<int>(options.devices.size()) || plan.chunks.empty() ||
@@ -504,6 +599,9 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     const std::size_t entries = options.devices.size();
     Job job{a, b, c, result.plan, options};
     result.entries.resize(entries);
+    std::vector<Workspace::Entry*> kept;  // taken here: the workspace grows on this thread only
+    for (std::size_t entry = 0; entry < entries; ++entry)
+        kept.push_back(&workspace.entry(entry));
     std::vector<std::exception_ptr> errors(entries);
     std::vector<std::thread> threads;
     auto join_all = [&] {
@@ -514,7 +612,7 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
         for (std::size_t entry = 0; entry < entries; ++entry) {
             threads.emplace_back([&, entry] {
                 try {
-                    work(job, static_cast<int>(entry), result.entries[entry]);
+                    work(job, static_cast<int>(entry), *kept[entry], result.entries[entry]);
                 } catch (...) {
                     errors[entry] = std::current_exception();
                     job.stop = true;
@@ -524,13 +622,16 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     } catch (const std::system_error& error) {
         job.stop = true;
         join_all();
+        workspace.release();
         throw tutorial::RuntimeFailure(std::string("could not start a worker thread: ") +
                                        error.what());
     }
     join_all();
     for (const std::exception_ptr& error : errors) {
-        if (error)
+        if (error) {
+            workspace.release();  // a failed call keeps no device memory
             std::rethrow_exception(error);
+        }
     }
     result.wall_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ struct EntryStatistics {
     double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
     double setup_ms = 0.0;     ///< host time before the first copy: streams, handles, first buffers
     double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing
+    /// Device memory this call allocated for the entry: its plan's buffers, or 0 when a Workspace
+    /// still held them from an earlier call.
+    std::uint64_t bytes_allocated = 0;
     /// Every copy and kernel in the order the entry queued them: for each step its panel of B (if
     /// it was copied), the chunks of A taken in it, then each tile's kernel and its copy of C. A
     /// panel copy is listed under the older of the chunks that read it in its step.
@@ -98,6 +102,34 @@ struct GemmStatistics {
     std::vector<EntryStatistics> entries;
     double wall_ms = 0.0;     ///< host time of the whole call, transfers and set-up included
     std::string host_memory;  ///< how the host matrices were treated, in words
+};
+
+/// Device buffers kept from one call of gemm() to the next, like the workspace a BLAS handle keeps.
+/// Without one, each call allocates its entries' buffers (chunks of A, panels of B, tiles of C) and
+/// frees them before it returns, which costs the host about 2 ms per call at n = 16384 on an H100
+/// and, right after memory was freed, slows the next 2D copies (see the page). With one, the first
+/// call allocates and later calls reuse each entry's buffers while their plan needs the same ones
+/// (the same k, chunk height, panel width and buffer counts, on the same device); a plan that needs
+/// others replaces them. The memory stays allocated until release() or the destructor. One call at
+/// a time: two concurrent calls must not share a Workspace.
+class Workspace {
+  public:
+    Workspace();
+    ~Workspace();  // frees what it holds
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+
+    /// Device memory held now, over all entries.
+    std::uint64_t bytes() const;
+    /// Frees every buffer; the next call allocates again.
+    void release();
+
+    struct Entry;  ///< one device entry's buffers (defined in multi_gpu_gemm.hip)
+    /// The buffers of entry `index` (empty ones for an entry not seen before).
+    Entry& entry(std::size_t index);
+
+  private:
+    std::vector<std::unique_ptr<Entry>> entries_;
 };
 
 /// `listed`, or every device of the machine when it is empty. Throws std::invalid_argument for
@@ -141,5 +173,11 @@ GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int 
 /// are not read again; the plan holds what they gave.
 GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options);
+
+/// The same multiply with the buffers that `workspace` keeps between calls (see Workspace). Where
+/// a call fails, the workspace is released before the error reaches the caller, so a failed call
+/// leaves no device memory behind either.
+GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
+                    const MultiGpuOptions& options, Workspace& workspace);
 
 }  // namespace step07

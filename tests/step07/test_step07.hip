@@ -5,7 +5,9 @@
 #include <hip/hip_runtime.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
@@ -245,6 +247,79 @@ TEST(Step07, ThePlanGivenIsThePlanRun) {
         EXPECT_TRUE(report.passed) << "run " << run << ": " << report.summary();
         step07_test::expect_consistent(statistics, s.m, s.n, s.k);
     }
+}
+
+// ---- buffers kept between calls ---------------------------------------------------------------
+
+// Each entry's byte count of device buffers for `plan`, as the worker allocates them.
+std::uint64_t entry_bytes(const step07::Plan& plan) {
+    return plan.buffers.total_bytes();
+}
+
+// A Workspace allocates on the first call, reuses while the plan needs the same buffers (with new
+// inputs, so a panel of B left from the call before would give wrong columns), replaces them for
+// another plan and allocates again after release(). k = 203 is stored as 204: the padding column
+// of A's reused buffers must still hold zeros.
+TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{301, 517, 203};
+    MultiGpuOptions options;
+    options.devices = {0, 0};
+    options.chunk_rows = 64;
+    options.panel_cols = 48;
+    const step07::Plan first = step07::plan_for(s.m, s.n, s.k, options);
+    options.chunk_rows = 32;
+    const step07::Plan other = step07::plan_for(s.m, s.n, s.k, options);
+    ASSERT_NE(entry_bytes(first), entry_bytes(other));
+    step07::Workspace workspace;
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 7200);
+    struct Call {
+        const step07::Plan& plan;
+        bool allocates;
+    };
+    const Call calls[] = {{first, true}, {first, false}, {other, true}, {other, false}};
+    for (std::size_t call = 0; call < std::size(calls); ++call) {
+        tutorial::fill_random(b, 7201 + call);
+        std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+        const step07::GemmStatistics statistics =
+            step07::gemm(a.data(), b.data(), c.data(), calls[call].plan, options, workspace);
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << "call " << call << ": " << report.summary();
+        step07_test::expect_consistent(statistics, s.m, s.n, s.k);
+        for (const step07::EntryStatistics& entry : statistics.entries) {
+            EXPECT_EQ(entry.bytes_allocated,
+                      calls[call].allocates ? entry_bytes(calls[call].plan) : 0u)
+                << "call " << call << ", entry " << entry.entry;
+        }
+        EXPECT_EQ(workspace.bytes(), 2 * entry_bytes(calls[call].plan)) << "call " << call;
+    }
+    workspace.release();
+    EXPECT_EQ(workspace.bytes(), 0u);
+    const step07::GemmStatistics again =
+        step07::gemm(a.data(), b.data(), c.data(), other, options, workspace);
+    EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed);
+    EXPECT_EQ(again.entries[0].bytes_allocated, entry_bytes(other));
+}
+
+// Without a Workspace every call allocates its buffers, and frees them before it returns.
+TEST(Step07Workspace, EachCallWithoutOneAllocates) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{130, 90, 70};
+    MultiGpuOptions options;
+    options.chunk_rows = 32;
+    options.panel_cols = 32;
+    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 7300);
+    tutorial::fill_random(b, 7301);
+    for (int call = 0; call < 2; ++call) {
+        const step07::GemmStatistics statistics =
+            step07::gemm(a.data(), b.data(), c.data(), plan, options);
+        ASSERT_EQ(statistics.entries.size(), 1u);
+        EXPECT_EQ(statistics.entries[0].bytes_allocated, entry_bytes(plan)) << "call " << call;
+    }
+    EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed);
 }
 
 // ---- host memory ------------------------------------------------------------------------------

@@ -72,3 +72,43 @@ INSTANTIATE_TEST_SUITE_P(Entries, Step07AllocationFailure,
                          [](const testing::TestParamInfo<std::vector<int>>& info) {
                              return std::to_string(info.param.size()) + "_entries_on_device_0";
                          });
+
+// The same fault through a Workspace that holds buffers from a healthy call: the failed call must
+// release the whole workspace (every entry's buffers, not only the failing one's), so the device
+// gets back what the workspace held, and the workspace must work again afterwards.
+TEST(Step07AllocationFailure, AFailedCallReleasesTheWorkspace) {
+    TUTORIAL_REQUIRE_GPU();
+    // Buffers of about 16 MiB per entry: more than the tolerance of the memory readings.
+    const Shape s{600, 640, 2100};
+    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+    tutorial::fill_random(a, 610);
+    tutorial::fill_random(b, 611);
+    MultiGpuOptions options;
+    options.devices = {0, 0};
+    options.chunk_rows = 300;
+    options.panel_cols = 320;
+    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // contexts, workspaces
+    const std::size_t before = step07_test::free_device_bytes(0);
+
+    step07::Workspace workspace;
+    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    ASSERT_EQ(workspace.bytes(), 2 * plan.buffers.total_bytes());
+    ASSERT_GT(workspace.bytes(), step07_test::kMemoryTolerance);
+
+    options.fail_allocation_on_entry = 1;
+    const std::exception_ptr error = step07_test::run_with_deadline(
+        [&] { step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
+    ASSERT_TRUE(error) << "entry 1 could not allocate, yet gemm succeeded";
+    EXPECT_THROW(std::rethrow_exception(error), tutorial::RuntimeFailure);
+    EXPECT_EQ(workspace.bytes(), 0u);
+    const std::size_t after = step07_test::free_device_bytes(0);
+    EXPECT_LE(before, after + step07_test::kMemoryTolerance)
+        << "device memory not released: " << (before - after) << " bytes fewer free";
+
+    options.fail_allocation_on_entry = -1;
+    std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+    step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << "after the failure: " << report.summary();
+}

@@ -595,7 +595,8 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     result.host_memory = registration.note();
 
     // One worker thread per entry; each one's error is kept and the first rethrown here once all
-    // have stopped, so no thread outlives the call and no device memory stays allocated.
+    // have stopped and the workspace is released, so no thread outlives the call and a failed
+    // call leaves no device memory allocated.
     const std::size_t entries = options.devices.size();
     Job job{a, b, c, result.plan, options};
     result.entries.resize(entries);

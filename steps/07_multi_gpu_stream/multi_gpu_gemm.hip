@@ -29,8 +29,10 @@ namespace step07 {
 
 // [workspace]
 // One entry's buffers and what they were allocated for: a later plan reuses them only where it
-// needs the very same ones. The padding columns of A's buffers were zeroed when they were
-// allocated (see add_buffer_of_a) and no copy writes them, so they hold zeros for the same k.
+// needs the very same ones. An entry may hold fewer than its plan's counts (a worker that took
+// no chunk allocates only what its first step needs); the worker adds the rest. The padding
+// columns of A's buffers were zeroed when they were allocated (see add_buffer_of_a) and no copy
+// writes them, so they hold zeros for the same k.
 struct Workspace::Entry {
     int device = -1;
     int k = 0, chunk_rows = 0, panel_cols = 0;
@@ -40,9 +42,9 @@ struct Workspace::Entry {
         const BufferSet& wanted = plan.buffers;
         return device == on_device && k == plan.k && chunk_rows == plan.chunk_rows &&
                panel_cols == plan.panel_cols &&
-               a.size() == static_cast<std::size_t>(wanted.a_buffers) &&
-               b.size() == static_cast<std::size_t>(wanted.b_buffers) &&
-               c.size() == static_cast<std::size_t>(wanted.c_buffers);
+               a.size() <= static_cast<std::size_t>(wanted.a_buffers) &&
+               b.size() <= static_cast<std::size_t>(wanted.b_buffers) &&
+               c.size() <= static_cast<std::size_t>(wanted.c_buffers);
     }
     // Frees what it holds (on its own device) and notes what the next buffers will be for.
     void prepare(const Plan& plan, int on_device) {

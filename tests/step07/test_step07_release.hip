@@ -93,7 +93,8 @@ TEST(Step07AllocationFailure, AFailedCallReleasesTheWorkspace) {
     step07::Workspace workspace;
     const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
     step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
-    ASSERT_EQ(workspace.bytes(), 2 * plan.buffers.total_bytes());
+    // At most both entries' whole plans (an entry that took no chunk holds less).
+    ASSERT_LE(workspace.bytes(), 2 * plan.buffers.total_bytes());
     ASSERT_GT(workspace.bytes(), step07_test::kMemoryTolerance);
 
     options.fail_allocation_on_entry = 1;

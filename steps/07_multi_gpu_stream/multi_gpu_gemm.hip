@@ -201,20 +201,18 @@ class Worker {
     // first copies instead of delaying them.
     // Buffers that `kept` still holds for this plan are used as they are (see Workspace).
     Worker(Job& job, int entry, Workspace::Entry& kept)
-        : job_(job), entry_(entry), a_(kept.a), b_(kept.b), c_(kept.c) {
+        : job_(job), entry_(entry), kept_(kept), a_(kept.a), b_(kept.b), c_(kept.c) {
         const Plan& plan = job_.plan;
         const int device = job_.options.devices[static_cast<std::size_t>(entry)];
         // The fault hook must reach a real allocation, so its entry never reuses buffers.
         if (!kept.holds(plan, device) || entry == job_.options.fail_allocation_on_entry)
             kept.prepare(plan, device);
+        held_ = kept.bytes();
         a_.reserve(static_cast<std::size_t>(plan.buffers.a_buffers));
         if (a_.empty())
             add_buffer_of_a();
-        while (b_.size() < static_cast<std::size_t>(plan.buffers.b_buffers)) {
-            const DeviceBuffer<float>& buffer =
-                b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
-            statistics_.bytes_allocated += buffer.bytes();
-        }
+        while (b_.size() < static_cast<std::size_t>(plan.buffers.b_buffers))
+            b_.emplace_back(elements(stored(plan.k), stored(plan.panel_cols)));
         slots_.resize(b_.size());
         if (c_.empty())
             add_buffer_of_c();
@@ -276,7 +274,6 @@ class Worker {
     void add_buffer_of_a() {
         const Plan& plan = job_.plan;
         DeviceBuffer<float>& buffer = a_.emplace_back(elements(plan.chunk_rows, stored(plan.k)));
-        statistics_.bytes_allocated += buffer.bytes();
         if (stored(plan.k) != plan.k) {
             HIP_CHECK(
                 hipMemsetAsync(buffer.get(), 0, buffer.size() * sizeof(float), copy_in_.get()));
@@ -287,10 +284,8 @@ class Worker {
         // The test hook asks for 2^60 bytes, which no device has: the real allocation path fails
         // with its real message.
         const bool fail = entry_ == job_.options.fail_allocation_on_entry;
-        const DeviceBuffer<float>& buffer =
-            c_.emplace_back(fail ? (std::size_t{1} << 60)
-                                 : elements(job_.plan.chunk_rows, stored(job_.plan.panel_cols)));
-        statistics_.bytes_allocated += buffer.bytes();
+        c_.emplace_back(fail ? (std::size_t{1} << 60)
+                             : elements(job_.plan.chunk_rows, stored(job_.plan.panel_cols)));
     }
 
     // Takes a chunk in `step` (0 for the first chunk, before any step).
@@ -317,7 +312,9 @@ class Worker {
 
     Job& job_;
     int entry_;
-    std::vector<DeviceBuffer<float>>&a_, &b_, &c_;  // the workspace's, for this entry
+    Workspace::Entry& kept_;
+    std::uint64_t held_ = 0;                        // bytes kept_ held when the worker started
+    std::vector<DeviceBuffer<float>>&a_, &b_, &c_;  // kept_'s buffers
     std::vector<PanelSlot> slots_;                  // one per buffer in b_
     Stream copy_in_, copy_out_;
     std::array<Stream, kLanes> compute_;
@@ -528,6 +525,7 @@ EntryStatistics Worker::statistics() const {
     EntryStatistics result = statistics_;
     result.entry = entry_;
     result.device = job_.options.devices[static_cast<std::size_t>(entry_)];
+    result.bytes_allocated = kept_.bytes() - held_;
     log_.fill(result, begin_);
     return result;
 }

@@ -251,11 +251,6 @@ TEST(Step07, ThePlanGivenIsThePlanRun) {
 
 // ---- buffers kept between calls ---------------------------------------------------------------
 
-// Each entry's byte count of device buffers for `plan`, as the worker allocates them.
-std::uint64_t entry_bytes(const step07::Plan& plan) {
-    return plan.buffers.total_bytes();
-}
-
 // A Workspace allocates on the first call, reuses while the plan needs the same buffers (with new
 // inputs, so a panel of B left from the call before would give wrong columns), replaces them for
 // another plan and allocates again after release(). k = 203 is stored as 204: the padding column
@@ -270,7 +265,7 @@ TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
     const step07::Plan first = step07::plan_for(s.m, s.n, s.k, options);
     options.chunk_rows = 32;
     const step07::Plan other = step07::plan_for(s.m, s.n, s.k, options);
-    ASSERT_NE(entry_bytes(first), entry_bytes(other));
+    ASSERT_NE(first.buffers.total_bytes(), other.buffers.total_bytes());
     step07::Workspace workspace;
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7200);
@@ -289,16 +284,16 @@ TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
         step07_test::expect_consistent(statistics, s.m, s.n, s.k);
         ASSERT_EQ(statistics.entries.size(), 1u);
         EXPECT_EQ(statistics.entries[0].bytes_allocated,
-                  calls[call].allocates ? entry_bytes(calls[call].plan) : 0u)
+                  calls[call].allocates ? calls[call].plan.buffers.total_bytes() : 0u)
             << "call " << call;
-        EXPECT_EQ(workspace.bytes(), entry_bytes(calls[call].plan)) << "call " << call;
+        EXPECT_EQ(workspace.bytes(), calls[call].plan.buffers.total_bytes()) << "call " << call;
     }
     workspace.release();
     EXPECT_EQ(workspace.bytes(), 0u);
     const step07::GemmStatistics again =
         step07::gemm(a.data(), b.data(), c.data(), other, options, workspace);
     EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed);
-    EXPECT_EQ(again.entries[0].bytes_allocated, entry_bytes(other));
+    EXPECT_EQ(again.entries[0].bytes_allocated, other.buffers.total_bytes());
 }
 
 // With several entries, how many chunks each takes depends on timing, and an entry that took
@@ -331,7 +326,7 @@ TEST(Step07Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
         for (const step07::EntryStatistics& entry : statistics.entries)
             allocated += entry.bytes_allocated;
         EXPECT_EQ(workspace.bytes(), (same_plan ? held : 0) + allocated) << "call " << call;
-        EXPECT_LE(workspace.bytes(), 2 * entry_bytes(*plans[call])) << "call " << call;
+        EXPECT_LE(workspace.bytes(), 2 * plans[call]->buffers.total_bytes()) << "call " << call;
         EXPECT_GT(workspace.bytes(), 0u) << "call " << call;
         held = workspace.bytes();
     }
@@ -352,7 +347,8 @@ TEST(Step07Workspace, EachCallWithoutOneAllocates) {
         const step07::GemmStatistics statistics =
             step07::gemm(a.data(), b.data(), c.data(), plan, options);
         ASSERT_EQ(statistics.entries.size(), 1u);
-        EXPECT_EQ(statistics.entries[0].bytes_allocated, entry_bytes(plan)) << "call " << call;
+        EXPECT_EQ(statistics.entries[0].bytes_allocated, plan.buffers.total_bytes())
+            << "call " << call;
     }
     EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed);
 }

@@ -31,6 +31,10 @@ constexpr double kOccupancyExponent = 0.5;
 // multiply-adds per second); the fit doubles it, for the second kernel and the partial tiles
 // that the multiply writes first.
 constexpr double kMultiplyAddsPerFloatMoved = 80.0;
+// The 8 x 4 tile does one multiply-add per float of A it reads where the rule takes it (a C of one
+// column), so its blocks stream A rather than multiply: a float of A costs what streaming it
+// costs, about 40 multiply-adds (as above), and B's column comes from the cache.
+constexpr double kDotMultiplyAddsPerFloat = 40.0;
 // [rule constants]
 
 long long ceil_div(long long value, long long divisor) {
@@ -49,6 +53,8 @@ double speed(TileShape tile) {
             return kSpeed16x128;
         case TileShape::t128x16:
             return kSpeed128x16;
+        case TileShape::t8x4:
+            return 1.0;  // not used: estimate() counts the 8 x 4 tile's floats read instead
     }
     throw std::invalid_argument("step06::speed: not a TileShape");
 }
@@ -67,6 +73,8 @@ TileSize tile_size(TileShape tile) {
             return {16, 128};
         case TileShape::t128x16:
             return {128, 16};
+        case TileShape::t8x4:
+            return {kDotRows, 4};
     }
     throw std::invalid_argument("step06::tile_size: not a TileShape");
 }
@@ -83,6 +91,8 @@ const char* tile_name(TileShape tile) {
             return "16x128";
         case TileShape::t128x16:
             return "128x16";
+        case TileShape::t8x4:
+            return "8x4";
     }
     throw std::invalid_argument("step06::tile_name: not a TileShape");
 }
@@ -146,7 +156,8 @@ bool worth_packing(int m, int n, int k) {
 }
 
 bool packs(const Config& config, int m, int n, int k, bool float4_ready) {
-    if (float4_ready || config.packing == Packing::off)
+    // The 8 x 4 tile reads A and B where they are, with float4 or without (see its kernel).
+    if (float4_ready || config.packing == Packing::off || config.tile == TileShape::t8x4)
         return false;
     return config.packing == Packing::on || worth_packing(m, n, k);
 }
@@ -163,6 +174,12 @@ void check_config(const Config& config) {
             "the stream-K workers of step 06 are a whole number from 0 "
             "(no stream-K) to " +
             std::to_string(kMaxWorkers) + ", not " + std::to_string(config.workers));
+    }
+    if (config.workers != 0 && config.tile == TileShape::t8x4) {
+        throw std::invalid_argument(
+            "the 8x4 tile of step 06 shares K among the threads of each row, not among stream-K "
+            "workers: got " +
+            std::to_string(config.workers) + " stream-K workers");
     }
     if (config.workers != 0 && config.splits != 1) {
         throw std::invalid_argument("step 06 uses split-K or stream-K, not both: got split " +
@@ -248,6 +265,8 @@ int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
             return blocks_16x128;
         case TileShape::t128x16:
             return blocks_128x16;
+        case TileShape::t8x4:
+            return blocks_8x4;
     }
     throw std::invalid_argument("step06::blocks_per_multiprocessor: not a TileShape");
 }
@@ -309,11 +328,23 @@ Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& 
         return result;
     }
     const long long blocks = tiles * split.count;
-    const double block_work = tile_floats * split.depth;
     result.blocks = static_cast<int>(blocks);
     result.waves = static_cast<double>(blocks) / (static_cast<double>(multiprocessors) * resident);
-    result.compute =
-        busiest_work(blocks, block_work, multiprocessors, resident) / speed(config.tile);
+    if (config.tile == TileShape::t8x4) {
+        // Each block reads its rows of A over its range of K, a group's 4 kDotLanes columns at a
+        // time (a shorter range still costs one such step). Streaming, a multiprocessor keeps its
+        // memory busy with any number of blocks, so the reading spreads evenly over all of them,
+        // or over as many as there are blocks when there are fewer.
+        const double step = 4.0 * kDotLanes;
+        const double block_work =
+            size.rows * std::ceil(split.depth / step) * step * kDotMultiplyAddsPerFloat;
+        result.compute = static_cast<double>(blocks) * block_work /
+                         static_cast<double>(std::min<long long>(blocks, multiprocessors));
+    } else {
+        const double block_work = tile_floats * split.depth;
+        result.compute =
+            busiest_work(blocks, block_work, multiprocessors, resident) / speed(config.tile);
+    }
     // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
     result.reduction = split.count == 1 ? 0.0
                                         : kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
@@ -322,9 +353,21 @@ Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& 
 }
 // [estimate]
 
-std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device, int max_splits) {
+std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device, int max_splits,
+                                 bool dot_tile) {
     std::vector<Estimate> all;
+    // [dot rule]
+    // One column of C: each float of A meets one of B, so every tile reads A once and the multiply
+    // costs what that reading costs; the other tiles multiply 15 or more columns of padding on top,
+    // and read A without float4 (n is not a multiple of 4). The 8 x 4 tile is then tried alone,
+    // unless the rows are too short to give each group of kDotLanes threads one step (K under
+    // 4 kDotLanes). With 2 to 4 columns the 128 x 16 tile measured faster on the H100, so the 8 x 4
+    // tile is a candidate nowhere else.
+    const bool dot_only = dot_tile && n == 1 && k >= 4 * kDotLanes;
+    // [dot rule]
     for (const TileShape tile : kAllTileShapes) {
+        if ((tile == TileShape::t8x4) != dot_only)
+            continue;
         for (const int splits : kRuleSplits) {
             if (splits > max_splits)
                 continue;
@@ -338,6 +381,8 @@ std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
         }
         // Stream-K, with one worker per resident block, where the tiles make more than one wave
         // and end in a partial one; it needs a workspace, as split-K does.
+        if (tile == TileShape::t8x4)
+            continue;  // no stream-K for the 8 x 4 tile: its threads share K instead
         const StreamKPlan plan = plan_stream_k(m, n, k, tile, device.stream_k_workers(tile));
         if (max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
             all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, device));
@@ -346,8 +391,9 @@ std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
 }
 
 // [choose]
-Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits) {
-    const std::vector<Estimate> all = candidates(m, n, k, device, max_splits);
+Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits,
+                     bool dot_tile) {
+    const std::vector<Estimate> all = candidates(m, n, k, device, max_splits, dot_tile);
     const auto best = std::min_element(
         all.begin(), all.end(),
         [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });

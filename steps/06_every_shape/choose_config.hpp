@@ -8,20 +8,22 @@
 
 namespace step06 {
 
-/// The block tiles this step launches; the measurements on the page decided on these five: three
-/// for C of every shape, and two thin ones for a C of a few rows or a few columns, where a square
-/// tile would mostly multiply padding.
+/// The block tiles this step launches; the measurements on the page decided on these six: three
+/// for C of every shape, two thin ones for a C of a few rows or a few columns, where a square tile
+/// would mostly multiply padding, and a dot-product tile for a C of one column (it computes up to
+/// four), where reading A once is the whole cost.
 enum class TileShape {
     t128x256,  ///< 128 x 256 of C per block, 8 warps (256 threads) of 32 x 128, 8 x 16 per thread
     t128x128,  ///< 128 x 128 of C per block, 4 warps (128 threads) of 32 x 128, 8 x 16 per thread
     t64x64,    ///< 64 x 64 of C per block, 2 warps (64 threads) of 32 x 64, 8 x 8 per thread
     t16x128,   ///< 16 x 128 of C per block, 2 warps (64 threads) of 16 x 64, 4 x 8 per thread
     t128x16,   ///< 128 x 16 of C per block, 2 warps (64 threads) of 64 x 16, 8 x 4 per thread
+    t8x4,      ///< 8 x 4 of C per block, 8 groups of 32 threads, each group one row's dot products
 };
 
-/// Every tile shape: the square ones, largest first, then the thin ones.
+/// Every tile shape: the square ones, largest first, then the thin ones, then the dot-product one.
 constexpr TileShape kAllTileShapes[] = {TileShape::t128x256, TileShape::t128x128, TileShape::t64x64,
-                                        TileShape::t16x128, TileShape::t128x16};
+                                        TileShape::t16x128,  TileShape::t128x16,  TileShape::t8x4};
 
 /// Rows and columns of C that one block of `tile` computes.
 struct TileSize {
@@ -35,7 +37,7 @@ TileSize tile_size(TileShape tile);
 /// The tile's name as reports and the command line spell it: "128x256", "64x64", "16x128"...
 const char* tile_name(TileShape tile);
 
-/// Every tile's name, as a list in words: "128x256, 128x128, 64x64, 16x128 or 128x16".
+/// Every tile's name, as a list in words: "128x256, 128x128, 64x64, 16x128, 128x16 or 8x4".
 std::string tile_choices();
 
 /// The tile called `text` (a name tile_name() returns). Throws std::invalid_argument naming the
@@ -44,6 +46,13 @@ TileShape parse_tile_shape(const std::string& text);
 
 /// Columns of A (rows of B) that every tile shape stages in shared memory per step of its loop.
 constexpr int kSlice = 16;
+
+/// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
+constexpr int kDotRows = 8;
+
+/// Threads that share the dot products of one row of C in the 8 x 4 tile: each takes 4 columns of
+/// A's row at a time, so the group covers 4 kDotLanes columns per step.
+constexpr int kDotLanes = 32;
 
 /// The most ranges of K one multiply is split into.
 constexpr int kMaxSplits = 64;
@@ -105,7 +114,8 @@ bool worth_packing(int m, int n, int k);
 bool packs(const Config& config, int m, int n, int k, bool float4_ready);
 
 /// Throws std::invalid_argument, naming the allowed values, when config.splits is not 1 to
-/// kMaxSplits, config.workers is not 0 to kMaxWorkers, or both split-K and stream-K are asked for.
+/// kMaxSplits, config.workers is not 0 to kMaxWorkers, both split-K and stream-K are asked for, or
+/// stream-K with the 8 x 4 tile (which shares K among threads instead).
 void check_config(const Config& config);
 
 /// Parses a number of stream-K workers given as text ("132", or "0" for none); throws
@@ -161,6 +171,7 @@ struct DeviceSlots {
     int blocks_64x64 = 1;    ///< resident 64 x 64 blocks per multiprocessor
     int blocks_16x128 = 1;   ///< resident 16 x 128 blocks per multiprocessor
     int blocks_128x16 = 1;   ///< resident 128 x 16 blocks per multiprocessor
+    int blocks_8x4 = 8;      ///< resident 8 x 4 blocks per multiprocessor
 
     /// Resident blocks per multiprocessor for `tile`.
     int blocks_per_multiprocessor(TileShape tile) const;
@@ -186,12 +197,15 @@ Estimate estimate(int m, int n, int k, const Config& config, const DeviceSlots& 
 
 /// Every configuration the rule considers for this shape (split factors up to `max_splits`, and
 /// stream-K with one worker per resident block when the tiles make more than one wave but not a
-/// whole number of them), with its estimate, in the order tried.
+/// whole number of them), with its estimate, in the order tried. Where C has one column and K is
+/// at least 4 kDotLanes, only the 8 x 4 tile, unless `dot_tile` is false (the benchmark's
+/// comparison without it); it is never a candidate elsewhere.
 std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
-                                 int max_splits = kMaxSplits);
+                                 int max_splits = kMaxSplits, bool dot_tile = true);
 
 /// The rule: the configuration with the smallest estimate (the first one on a tie). With
 /// `max_splits` = 1 it neither splits K nor uses stream-K, so the multiply needs no workspace.
-Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits = kMaxSplits);
+Config choose_config(int m, int n, int k, const DeviceSlots& device, int max_splits = kMaxSplits,
+                     bool dot_tile = true);
 
 }  // namespace step06

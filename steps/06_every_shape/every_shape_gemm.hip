@@ -466,6 +466,67 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 }
 // [stream-K]
 
+// [dot]
+// The 8 x 4 tile, for a C of one to four columns. There each float of A takes part in at most four
+// multiply-adds, so reading A once is the whole cost and a tile of shared memory has nothing to
+// share: the threads of a row split its dot products along K instead. Group g of the block (its
+// kDotLanes threads) computes row blockIdx.y kDotRows + g of C, columns blockIdx.x 4 to 4 more,
+// over split blockIdx.z's range of K, as step 06's other kernels do. Lane l reads columns 4 l,
+// 4 l + 4 kDotLanes, ... of the range (neighbouring lanes, neighbouring float4 of A's row) and the
+// same rows of B; then the group adds its lanes' sums in shared memory, halving their number at
+// each step, in the same order on every run. kVectorA: A's rows read as float4 (k a multiple of 4,
+// A aligned); kVectorB: B's rows too (n a multiple of 4, B aligned); kColumn: B is one column,
+// whose 4 rows are 4 neighbouring floats, read as one float4 (with kVectorA, n = 1, B aligned).
+template <bool kVectorA, bool kVectorB, bool kColumn = false>
+__global__ void __launch_bounds__(kDotRows* kDotLanes)
+    dot_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
+               int m, int n, int k, int depth) {
+    constexpr int kCols = 4;
+    __shared__ float sums[kCols][kDotRows * kDotLanes];
+    const int lane = threadIdx.x % kDotLanes;
+    const int row = blockIdx.y * kDotRows + threadIdx.x / kDotLanes;
+    const int col = blockIdx.x * kCols;
+    const int k_begin = blockIdx.z * depth;
+    const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    float sum[kCols] = {};
+#pragma unroll 4
+    for (int kk = k_begin + 4 * lane; kk < k_end; kk += 4 * kDotLanes) {
+        const float4 four = load4<kVectorA>(a, m, k, row, kk);
+        if constexpr (kColumn) {
+            const float4 y = *reinterpret_cast<const float4*>(b + kk);
+            sum[0] += four.x * y.x + four.y * y.y + four.z * y.z + four.w * y.w;
+            continue;
+        }
+        const float x[4] = {four.x, four.y, four.z, four.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const float4 y = load4<kVectorB>(b, k, n, kk + r, col);
+            sum[0] += x[r] * y.x;
+            sum[1] += x[r] * y.y;
+            sum[2] += x[r] * y.z;
+            sum[3] += x[r] * y.w;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < kCols; ++j)
+        sums[j][threadIdx.x] = sum[j];
+    __syncthreads();
+    for (int half = kDotLanes / 2; half > 0; half /= 2) {
+        if (lane < half) {
+#pragma unroll
+            for (int j = 0; j < kCols; ++j)
+                sums[j][threadIdx.x] += sums[j][threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+    // Lane j of the group writes column col + j: its sum sits with the group's first thread.
+    if (lane < kCols && row < m && col + lane < n) {
+        out[static_cast<std::size_t>(blockIdx.z) * m * n + static_cast<std::size_t>(row) * n + col +
+            lane] = sums[lane][threadIdx.x - lane];
+    }
+}
+// [dot]
+
 // [reduce]
 // C (m x n) = the sum of the splits' partial tiles, always added in the order 0, 1, ..., splits -
 // 1, so the same inputs give the same bits on every run. Split z's tile starts at partial + z m
@@ -634,8 +695,28 @@ void launch(TileShape tile, const Launch& l, hipStream_t stream) {
         case TileShape::t128x16:
             launch_tiles<Tiles128x16>(l, stream);
             return;
+        case TileShape::t8x4:
+            break;  // gemm() launches the 8 x 4 tile's own kernel before it gets here
     }
 }
+
+// [dot launch]
+// The 8 x 4 tile's blocks: column groups of 4 across, groups of kDotRows rows down, one layer per
+// range of K. `out` is C (one range) or the ranges' partial tiles, m x n each.
+void launch_dot(const float* a, const float* b, float* out, int m, int n, int k,
+                const SplitPlan& split, hipStream_t stream) {
+    const bool vector_a = k % 4 == 0 && aligned_16(a);
+    const bool vector_b = n % 4 == 0 && aligned_16(b);
+    const bool column = vector_a && n == 1 && aligned_16(b);
+    auto kernel = column     ? dot_kernel<true, false, true>
+                  : vector_a ? (vector_b ? dot_kernel<true, true> : dot_kernel<true, false>)
+                             : (vector_b ? dot_kernel<false, true> : dot_kernel<false, false>);
+    const dim3 blocks(ceil_div(n, 4), ceil_div(m, kDotRows), split.count);
+    hipLaunchKernelGGL(kernel, blocks, dim3(kDotRows * kDotLanes), 0, stream, a, b, out, m, n, k,
+                       split.depth);
+    HIP_CHECK_LAUNCH();
+}
+// [dot launch]
 
 template <class T>
 int resident_blocks() {
@@ -760,6 +841,8 @@ DeviceSlots device_slots() {
     slots.blocks_64x64 = resident_blocks<Tiles64x64>();
     slots.blocks_16x128 = resident_blocks<Tiles16x128>();
     slots.blocks_128x16 = resident_blocks<Tiles128x16>();
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        &slots.blocks_8x4, dot_kernel<true, true>, kDotRows * kDotLanes, 0));
     known.emplace(device, slots);
     return slots;
 }
@@ -771,6 +854,20 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_sizes(m, n, k);
     if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
+    if (config.tile == TileShape::t8x4) {
+        // Its own kernel, reading A and B where they are; split, the reduction adds the ranges.
+        const SplitPlan split = plan_splits(k, config.splits);
+        if (split.count == 1) {
+            launch_dot(a, b, c, m, n, k, split, stream);
+            return;
+        }
+        const std::size_t tiles = static_cast<std::size_t>(m) * n * split.count;
+        workspaces().run(tiles, stream, [&](float* workspace, int*) {
+            launch_dot(a, b, workspace, m, n, k, split, stream);
+            launch_rows(reduce_splits, m, n, stream, workspace, n, split.count, c, m, n);
+        });
+        return;
+    }
     // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
     const bool writes4 = n % 4 == 0 && aligned_16(c);
     const bool vectorized = writes4 && k % 4 == 0 && aligned_16(a) && aligned_16(b);

@@ -82,12 +82,15 @@ Request parse_request(const tutorial::Options& options) {
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--stream-k: ") + error.what() + " (or auto)");
     }
-    // Forcing one of split-K and stream-K turns the other off unless it is forced too.
+    // Forcing one of split-K and stream-K turns the other off unless it is forced too; the 8 x 4
+    // tile never takes stream-K.
     try {
-        if (request.splits_forced && request.workers_forced)
+        if (request.workers_forced && (request.splits_forced || request.tile_forced))
             step06::check_config(request.config);
     } catch (const std::invalid_argument& error) {
-        throw tutorial::UsageError(std::string("--splits and --stream-k: ") + error.what());
+        throw tutorial::UsageError(std::string(request.splits_forced ? "--splits and --stream-k: "
+                                                                     : "--tile and --stream-k: ") +
+                                   error.what());
     }
     try {
         request.config.packing = step06::parse_packing(options.extra.at("--pack"));
@@ -105,8 +108,11 @@ step06::Config resolve(const Request& request, int m, int n, int k, std::string&
     step06::Config config = step06::choose_config(m, n, k, slots);
     if (request.tile_forced) {
         config.tile = request.config.tile;
-        if (config.workers != 0)  // the rule's stream-K, with the forced tile's workers
-            config.workers = slots.stream_k_workers(config.tile);
+        if (config.workers != 0) {  // the rule's stream-K, with the forced tile's workers
+            config.workers = config.tile == step06::TileShape::t8x4
+                                 ? 0  // its threads share K instead
+                                 : slots.stream_k_workers(config.tile);
+        }
     }
     if (request.splits_forced) {
         config.splits = request.config.splits;

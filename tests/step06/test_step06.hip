@@ -41,7 +41,8 @@ const Choice kChoices[] = {
     Config{TileShape::t128x256, 1, Packing::off, 3}, Config{TileShape::t64x64, 1, Packing::on, 7},
     Config{TileShape::t16x128, 1, Packing::off},     Config{TileShape::t16x128, 8, Packing::off},
     Config{TileShape::t128x16, 1, Packing::off},     Config{TileShape::t128x16, 4, Packing::on},
-    Config{TileShape::t16x128, 1, Packing::off, 5},  std::nullopt};
+    Config{TileShape::t16x128, 1, Packing::off, 5},  Config{TileShape::t8x4, 1, Packing::off},
+    Config{TileShape::t8x4, 5, Packing::on},         std::nullopt};
 
 std::string choice_name(const Choice& choice) {
     if (!choice)

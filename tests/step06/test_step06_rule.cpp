@@ -17,7 +17,7 @@ namespace {
 
 // An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
 // blocks each.
-const DeviceSlots kH100{132, 1, 2, 6, 8, 8};
+const DeviceSlots kH100{132, 1, 2, 6, 8, 8, 8};
 
 std::string message_of(void (*call)()) {
     try {
@@ -83,8 +83,8 @@ TEST(Step06Names, RoundTripAndRead) {
 
 TEST(Step06Names, UnknownTileNamesTheAllowedOnes) {
     EXPECT_EQ(message_of([] { step06::parse_tile_shape("128x64"); }),
-              "'128x64' is not a tile shape of step 06; choose 128x256, 128x128, 64x64, 16x128 or "
-              "128x16");
+              "'128x64' is not a tile shape of step 06; choose 128x256, 128x128, 64x64, 16x128, "
+              "128x16 or 8x4");
     EXPECT_THROW(step06::parse_tile_shape(""), std::invalid_argument);
 }
 
@@ -134,6 +134,13 @@ TEST(Step06Names, StreamKWorkersRoundTripAndNameTheAllowedOnes) {
     EXPECT_THROW(step06::check_config({TileShape::t64x64, 1, Packing::automatic, 1025}),
                  std::invalid_argument);
     EXPECT_NO_THROW(step06::check_config({TileShape::t64x64, 1, Packing::automatic, 1024}));
+    // The 8 x 4 tile splits K among its threads and by split-K, never by stream-K.
+    EXPECT_EQ(message_of([] {
+                  step06::check_config({TileShape::t8x4, 1, Packing::automatic, 4});
+              }),
+              "the 8x4 tile of step 06 shares K among the threads of each row, not among stream-K "
+              "workers: got 4 stream-K workers");
+    EXPECT_NO_THROW(step06::check_config({TileShape::t8x4, 64, Packing::automatic, 0}));
 }
 
 // ---- stream-K plans -----------------------------------------------------------------------------
@@ -344,12 +351,11 @@ TEST(Step06Rule, FewTilesAndLongKAreSplit) {
     // 128 x 8192 x 8192: 64 big tiles again.
     EXPECT_GT(step06::choose_config(128, 8192, 8192, kH100).splits, 1);
     // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows: 32 of 160
-    // columns (64 ranges would be 80 columns deep, and 5000 needs only 63 of those), on a thin
-    // tile, the one with the fewest elements.
+    // columns (64 ranges would be 80 columns deep, and 5000 needs only 63 of those), on the 8 x 4
+    // tile.
     const Config dot = step06::choose_config(1, 1, 5000, kH100);
     EXPECT_EQ(dot.splits, 32);
-    EXPECT_TRUE(dot.tile == TileShape::t16x128 || dot.tile == TileShape::t128x16)
-        << step06::tile_name(dot.tile);
+    EXPECT_EQ(dot.tile, TileShape::t8x4) << step06::tile_name(dot.tile);
     // 256 x 256 x 16384: 16 small tiles; 64 ranges of 256 columns.
     EXPECT_EQ(step06::choose_config(256, 256, 16384, kH100).splits, 64);
 }
@@ -377,7 +383,9 @@ TEST(Step06Rule, FewRowsOrColumnsTakeAThinTile) {
         const Config rows = step06::choose_config(few, 8192, 8192, kH100);
         EXPECT_EQ(rows.tile, TileShape::t16x128);
         EXPECT_GT(rows.splits, 1);  // 64 tiles: K is split to fill the GPU
-        EXPECT_EQ(step06::choose_config(8192, few, 8192, kH100).tile, TileShape::t128x16);
+        // One column is the 8 x 4 tile's (below).
+        if (few > 1)
+            EXPECT_EQ(step06::choose_config(8192, few, 8192, kH100).tile, TileShape::t128x16);
     }
     // At 64 rows a thin tile reads B four times: 64 x 64 split 4 (0.89) beat 16 x 128 (0.46 whole).
     EXPECT_EQ(step06::choose_config(64, 8192, 8192, kH100).tile, TileShape::t64x64);
@@ -388,6 +396,59 @@ TEST(Step06Rule, FewRowsOrColumnsTakeAThinTile) {
         const TileShape tile = step06::choose_config(size, size, size, kH100).tile;
         EXPECT_TRUE(tile != TileShape::t16x128 && tile != TileShape::t128x16);
     }
+}
+
+TEST(Step06Rule, OneColumnTakesTheDotTile) {
+    // Where C has one column and K gives each group of threads at least one step, the 8 x 4 tile
+    // is the only candidate; with 2 to 5 columns, or K under 4 kDotLanes, it is never one.
+    const int step = 4 * step06::kDotLanes;
+    const int sizes[][2] = {{8192, 8192}, {1, 65536}, {1000, 1000}, {4096, step}, {65536, 300}};
+    for (const auto& [m, k] : sizes) {
+        SCOPED_TRACE(std::to_string(m) + "x1x" + std::to_string(k));
+        for (const step06::Estimate& candidate : step06::candidates(m, 1, k, kH100)) {
+            EXPECT_EQ(candidate.config.tile, TileShape::t8x4);
+            EXPECT_EQ(candidate.config.workers, 0);
+        }
+        EXPECT_EQ(step06::choose_config(m, 1, k, kH100).tile, TileShape::t8x4);
+        // Without it (the benchmark's comparison), the others compete as before.
+        EXPECT_NE(step06::choose_config(m, 1, k, kH100, step06::kMaxSplits, false).tile,
+                  TileShape::t8x4);
+        for (const int n : {2, 3, 4, 5}) {
+            for (const step06::Estimate& candidate : step06::candidates(m, n, k, kH100))
+                EXPECT_NE(candidate.config.tile, TileShape::t8x4) << n << " columns";
+        }
+    }
+    for (const step06::Estimate& candidate : step06::candidates(65536, 1, step - 1, kH100))
+        EXPECT_NE(candidate.config.tile, TileShape::t8x4);
+}
+
+TEST(Step06Rule, TheDotTileSplitsUntilEveryMultiprocessorHasABlock) {
+    // 8192 x 1 x 8192: 1024 blocks for 132 multiprocessors, K whole. 1024 x 1 x 65536: 128 blocks,
+    // so 2 ranges. 1 x 1 x 65536: one block, so as many ranges as the rule allows.
+    EXPECT_EQ(step06::choose_config(8192, 1, 8192, kH100).splits, 1);
+    EXPECT_EQ(step06::choose_config(1024, 1, 65536, kH100).splits, 2);
+    EXPECT_EQ(step06::choose_config(1, 1, 65536, kH100).splits, step06::kMaxSplits);
+}
+
+TEST(Step06Estimate, CountsTheDotTilesFloatsByHand) {
+    // 8192 x 1 x 8192, K whole: 1024 blocks of 8 rows, each reading 8 x 8192 floats of A at 40
+    // multiply-adds a float, spread over the 132 multiprocessors.
+    const step06::Estimate e =
+        step06::estimate(8192, 1, 8192, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_EQ(e.blocks, 1024);
+    EXPECT_NEAR(e.waves, 1024.0 / (132 * 8), 1e-12);
+    EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 8 * 8192 * 40 / 132);
+    EXPECT_DOUBLE_EQ(e.reduction, 0.0);
+    // A range shorter than one step of a group (4 x 32 columns) costs a whole step: K = 100.
+    const step06::Estimate short_k =
+        step06::estimate(8192, 1, 100, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(short_k.compute, 1024.0 * 8 * 128 * 40 / 132);
+    // Fewer blocks than multiprocessors: the busiest one reads one block's share, 1 x 1 x 65536.
+    const step06::Estimate few =
+        step06::estimate(1, 1, 65536, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(few.compute, 8.0 * 65536 * 40);
+    // The 8 x 4 tile reads A and B where they are: nothing to pack, even when asked.
+    EXPECT_FALSE(step06::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, false));
 }
 
 TEST(Step06Rule, MaxSplitsOfOneNeverSplitsNorStreams) {

@@ -33,6 +33,9 @@ and this script rewrites what lies between them. The kinds of block:
     packing RESULTS            step 06's packing table: each shape of docs/results/RESULTS.json
                                whose n or k is not a multiple of 4, with the rule's configuration
                                unpacked and packed, the vendor BLAS, and the rule's decision
+    dot RESULTS                step 06's one-column table: each shape of docs/results/RESULTS.json
+                               with n = 1, the rule (the 8 x 4 tile), the rule without that tile,
+                               and the vendor BLAS
 
     python3 docs/update_pages.py --program step01_serial_cpu=build/.../step01_serial_cpu ...
     python3 docs/update_pages.py --check [--kind help] [--program NAME=PATH ...]
@@ -63,7 +66,7 @@ BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
 KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart",
-         "multi-gpu", "packing")
+         "multi-gpu", "packing", "dot")
 
 
 class Skip(Exception):
@@ -360,6 +363,31 @@ def packing_block(name):
     return "\n".join([stamp_paragraph(results, name, 2), "", "\n".join(lines), ""])
 
 
+def dot_block(name):
+    results = load_results(name)
+    vendor = results.vendor_name or "the vendor BLAS"
+    rows = []
+    for shape in results.other_shapes() + [(s, s, s) for s in results.square_sizes()]:
+        rule = results.find("06", "rule", shape)
+        without = results.find("06", "no-8x4", shape)
+        if shape[1] != 1 or not (rule and without):
+            continue
+        blas = results.vendor(shape, rule["run"])
+        shares = [f"{blas['median_ms'] / r['median_ms']:.2f}" if blas else "-"
+                  for r in (rule, without)]
+        rows.append((shape, [make_results.shape_label(shape),
+                             make_results.format_ms(rule["median_ms"]),
+                             make_results.format_ms(without["median_ms"]),
+                             make_results.format_ms(blas["median_ms"]) if blas else "-"] + shares))
+    if not rows:
+        return f"`docs/results/{name}.json` has no shape with n = 1 measured with and without.\n"
+    header = ["m x n x k", "rule (8x4)", "without 8x4", vendor, "share", "share without"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 5]
+    lines += ["| " + " | ".join(cells) + " |"
+              for _, cells in sorted(rows, key=lambda r: r[0][0] * r[0][2])]
+    return "\n".join([stamp_paragraph(results, name, 2), "", "\n".join(lines), ""])
+
+
 def results_chart_block(name):
     results = load_results(name)
     vendor = results.vendor_name or "the vendor BLAS"
@@ -524,6 +552,8 @@ def produce(spec, programs, page):
         return results_chart_block(arguments[0])
     if kind == "packing":
         return packing_block(arguments[0])
+    if kind == "dot":
+        return dot_block(arguments[0])
     if kind == "multi-gpu":
         return multi_gpu_block(arguments[0])
     raise RuntimeError(f"unknown kind of generated block '{kind}'")

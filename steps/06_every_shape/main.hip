@@ -22,7 +22,7 @@ namespace {
 
 const tutorial::StepDescription kStep{
     "step06_every_shape",
-    "Step 06: warp tiles, five block-tile shapes, split-K and stream-K, with a rule that picks "
+    "Step 06: warp tiles, six block-tile shapes, split-K and stream-K, with a rule that picks "
     "the configuration for each shape from the waves of blocks it gives on this GPU.",
     "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
     "are added in a fixed order",

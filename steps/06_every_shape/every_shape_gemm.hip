@@ -466,6 +466,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 }
 // [stream-K]
 
+// The threads of one block of the 8 x 4 tile.
+constexpr int kDotThreads = kDotRows * kDotLanes;
+
 // [dot]
 // The 8 x 4 tile, for a C of one to four columns. There each float of A takes part in at most four
 // multiply-adds, so reading A once is the whole cost and a tile of shared memory has nothing to
@@ -478,11 +481,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 // A aligned); kVectorB: B's rows too (n a multiple of 4, B aligned); kColumn: B is one column,
 // whose 4 rows are 4 neighbouring floats, read as one float4 (with kVectorA, n = 1, B aligned).
 template <bool kVectorA, bool kVectorB, bool kColumn = false>
-__global__ void __launch_bounds__(kDotRows* kDotLanes)
+__global__ void __launch_bounds__(kDotThreads)
     dot_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
                int m, int n, int k, int depth) {
     constexpr int kCols = 4;
-    __shared__ float sums[kCols][kDotRows * kDotLanes];
+    __shared__ float sums[kCols][kDotThreads];
     const int lane = threadIdx.x % kDotLanes;
     const int row = blockIdx.y * kDotRows + threadIdx.x / kDotLanes;
     const int col = blockIdx.x * kCols;
@@ -712,7 +715,7 @@ void launch_dot(const float* a, const float* b, float* out, int m, int n, int k,
                   : vector_a ? (vector_b ? dot_kernel<true, true> : dot_kernel<true, false>)
                              : (vector_b ? dot_kernel<false, true> : dot_kernel<false, false>);
     const dim3 blocks(ceil_div(n, 4), ceil_div(m, kDotRows), split.count);
-    hipLaunchKernelGGL(kernel, blocks, dim3(kDotRows * kDotLanes), 0, stream, a, b, out, m, n, k,
+    hipLaunchKernelGGL(kernel, blocks, dim3(kDotThreads), 0, stream, a, b, out, m, n, k,
                        split.depth);
     HIP_CHECK_LAUNCH();
 }
@@ -841,8 +844,8 @@ DeviceSlots device_slots() {
     slots.blocks_64x64 = resident_blocks<Tiles64x64>();
     slots.blocks_16x128 = resident_blocks<Tiles16x128>();
     slots.blocks_128x16 = resident_blocks<Tiles128x16>();
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-        &slots.blocks_8x4, dot_kernel<true, true>, kDotRows * kDotLanes, 0));
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&slots.blocks_8x4,
+                                                           dot_kernel<true, true>, kDotThreads, 0));
     known.emplace(device, slots);
     return slots;
 }

@@ -106,6 +106,12 @@ Request parse_request(const tutorial::Options& options) {
 step06::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
     const step06::DeviceSlots slots = step06::device_slots();
     step06::Config config = step06::choose_config(m, n, k, slots);
+    // Stream-K asked for where the rule took the 8 x 4 tile, which has none: the rule's choice
+    // among the other tiles.
+    if (request.workers_forced && request.config.workers != 0 && !request.tile_forced &&
+        config.tile == step06::TileShape::t8x4) {
+        config = step06::choose_config(m, n, k, slots, step06::kMaxSplits, /*dot_tile=*/false);
+    }
     if (request.tile_forced) {
         config.tile = request.config.tile;
         if (config.workers != 0) {  // the rule's stream-K, with the forced tile's workers

@@ -272,6 +272,8 @@ int DeviceSlots::blocks_per_multiprocessor(TileShape tile) const {
 }
 
 int DeviceSlots::stream_k_workers(TileShape tile) const {
+    if (tile == TileShape::t8x4)
+        return 0;
     return std::min(kMaxWorkers,
                     std::max(1, multiprocessors) * std::max(1, blocks_per_multiprocessor(tile)));
 }
@@ -381,8 +383,6 @@ std::vector<Estimate> candidates(int m, int n, int k, const DeviceSlots& device,
         }
         // Stream-K, with one worker per resident block, where the tiles make more than one wave
         // and end in a partial one; it needs a workspace, as split-K does.
-        if (tile == TileShape::t8x4)
-            continue;  // no stream-K for the 8 x 4 tile: its threads share K instead
         const StreamKPlan plan = plan_stream_k(m, n, k, tile, device.stream_k_workers(tile));
         if (max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
             all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, device));

@@ -177,7 +177,7 @@ struct DeviceSlots {
     int blocks_per_multiprocessor(TileShape tile) const;
 
     /// The stream-K workers the rule uses for `tile`: one per slot of the whole GPU (at most
-    /// kMaxWorkers).
+    /// kMaxWorkers), and none for the 8 x 4 tile, whose threads share K instead.
     int stream_k_workers(TileShape tile) const;
 };
 

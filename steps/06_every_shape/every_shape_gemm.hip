@@ -498,16 +498,16 @@ __global__ void __launch_bounds__(kDotThreads)
         if constexpr (kColumn) {
             const float4 y = *reinterpret_cast<const float4*>(b + kk);
             sum[0] += four.x * y.x + four.y * y.y + four.z * y.z + four.w * y.w;
-            continue;
-        }
-        const float x[4] = {four.x, four.y, four.z, four.w};
+        } else {
+            const float x[4] = {four.x, four.y, four.z, four.w};
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const float4 y = load4<kVectorB>(b, k, n, kk + r, col);
-            sum[0] += x[r] * y.x;
-            sum[1] += x[r] * y.y;
-            sum[2] += x[r] * y.z;
-            sum[3] += x[r] * y.w;
+            for (int r = 0; r < 4; ++r) {
+                const float4 y = load4<kVectorB>(b, k, n, kk + r, col);
+                sum[0] += x[r] * y.x;
+                sum[1] += x[r] * y.y;
+                sum[2] += x[r] * y.z;
+                sum[3] += x[r] * y.w;
+            }
         }
     }
 #pragma unroll
@@ -681,6 +681,24 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
         launch_tiles<T, false>(l, stream);
 }
 
+// [dot launch]
+// The 8 x 4 tile's blocks: column groups of 4 across, groups of kDotRows rows down, one layer per
+// range of K. `out` is C (one range) or the ranges' partial tiles, m x n each.
+void launch_dot(const float* a, const float* b, float* out, int m, int n, int k,
+                const SplitPlan& split, hipStream_t stream) {
+    const bool vector_a = k % 4 == 0 && aligned_16(a);
+    const bool vector_b = n % 4 == 0 && aligned_16(b);
+    const bool column = vector_a && n == 1 && aligned_16(b);
+    auto kernel = column     ? dot_kernel<true, false, true>
+                  : vector_a ? (vector_b ? dot_kernel<true, true> : dot_kernel<true, false>)
+                             : (vector_b ? dot_kernel<false, true> : dot_kernel<false, false>);
+    const dim3 blocks(ceil_div(n, 4), ceil_div(m, kDotRows), split.count);
+    hipLaunchKernelGGL(kernel, blocks, dim3(kDotThreads), 0, stream, a, b, out, m, n, k,
+                       split.depth);
+    HIP_CHECK_LAUNCH();
+}
+// [dot launch]
+
 void launch(TileShape tile, const Launch& l, hipStream_t stream) {
     switch (tile) {
         case TileShape::t128x256:
@@ -699,27 +717,10 @@ void launch(TileShape tile, const Launch& l, hipStream_t stream) {
             launch_tiles<Tiles128x16>(l, stream);
             return;
         case TileShape::t8x4:
-            break;  // gemm() launches the 8 x 4 tile's own kernel before it gets here
+            launch_dot(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
+            return;
     }
 }
-
-// [dot launch]
-// The 8 x 4 tile's blocks: column groups of 4 across, groups of kDotRows rows down, one layer per
-// range of K. `out` is C (one range) or the ranges' partial tiles, m x n each.
-void launch_dot(const float* a, const float* b, float* out, int m, int n, int k,
-                const SplitPlan& split, hipStream_t stream) {
-    const bool vector_a = k % 4 == 0 && aligned_16(a);
-    const bool vector_b = n % 4 == 0 && aligned_16(b);
-    const bool column = vector_a && n == 1 && aligned_16(b);
-    auto kernel = column     ? dot_kernel<true, false, true>
-                  : vector_a ? (vector_b ? dot_kernel<true, true> : dot_kernel<true, false>)
-                             : (vector_b ? dot_kernel<false, true> : dot_kernel<false, false>);
-    const dim3 blocks(ceil_div(n, 4), ceil_div(m, kDotRows), split.count);
-    hipLaunchKernelGGL(kernel, blocks, dim3(kDotThreads), 0, stream, a, b, out, m, n, k,
-                       split.depth);
-    HIP_CHECK_LAUNCH();
-}
-// [dot launch]
 
 template <class T>
 int resident_blocks() {
@@ -857,20 +858,6 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_sizes(m, n, k);
     if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
-    if (config.tile == TileShape::t8x4) {
-        // Its own kernel, reading A and B where they are; split, the reduction adds the ranges.
-        const SplitPlan split = plan_splits(k, config.splits);
-        if (split.count == 1) {
-            launch_dot(a, b, c, m, n, k, split, stream);
-            return;
-        }
-        const std::size_t tiles = static_cast<std::size_t>(m) * n * split.count;
-        workspaces().run(tiles, stream, [&](float* workspace, int*) {
-            launch_dot(a, b, workspace, m, n, k, split, stream);
-            launch_rows(reduce_splits, m, n, stream, workspace, n, split.count, c, m, n);
-        });
-        return;
-    }
     // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.
     const bool writes4 = n % 4 == 0 && aligned_16(c);
     const bool vectorized = writes4 && k % 4 == 0 && aligned_16(a) && aligned_16(b);

@@ -114,11 +114,8 @@ step06::Config resolve(const Request& request, int m, int n, int k, std::string&
     }
     if (request.tile_forced) {
         config.tile = request.config.tile;
-        if (config.workers != 0) {  // the rule's stream-K, with the forced tile's workers
-            config.workers = config.tile == step06::TileShape::t8x4
-                                 ? 0  // its threads share K instead
-                                 : slots.stream_k_workers(config.tile);
-        }
+        if (config.workers != 0)  // the rule's stream-K, with the forced tile's workers
+            config.workers = slots.stream_k_workers(config.tile);
     }
     if (request.splits_forced) {
         config.splits = request.config.splits;

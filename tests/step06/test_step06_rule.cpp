@@ -420,6 +420,8 @@ TEST(Step06Rule, OneColumnTakesTheDotTile) {
     }
     for (const step06::Estimate& candidate : step06::candidates(65536, 1, step - 1, kH100))
         EXPECT_NE(candidate.config.tile, TileShape::t8x4);
+    // Its threads share K instead of stream-K workers: the rule gives it none.
+    EXPECT_EQ(kH100.stream_k_workers(TileShape::t8x4), 0);
 }
 
 TEST(Step06Rule, TheDotTileSplitsUntilEveryMultiprocessorHasABlock) {

@@ -68,6 +68,7 @@ struct Settings {
     int iterations = 5;
     int chunk_rows = 0;
     int panel_cols = 0;
+    std::string panel_copy = step07::panel_copy_name(step07::PanelCopy::first_by_kernel);
     std::string json_path;
     std::string trace_path;
     std::string commit = "unknown";
@@ -256,6 +257,7 @@ step07::MultiGpuOptions stream_options(step07::InnerKernel inner, const std::vec
     options.chunk_rows = settings.chunk_rows;
     options.panel_cols = settings.panel_cols;
     options.host_memory = step07::HostMemory::pinned;
+    options.panel_copy = step07::parse_panel_copy(settings.panel_copy);
     return options;
 }
 
@@ -435,13 +437,14 @@ void write_row_json(std::ostream& out, const Measurement& m, int n) {
         const step07::GemmStatistics& statistics = *m.statistics;
         const step07::Plan& plan = statistics.plan;
         const auto [busy, hidden] = overlap(statistics);
-        int panel_copies = 0;
+        int panel_copies = 0, panels_by_kernel = 0;
         std::uint64_t bytes_in = 0;
         double setup = 0.0, teardown = 0.0, span = 0.0;
         std::vector<int> chunks;
         for (const step07::EntryStatistics& entry : statistics.entries) {
             chunks.push_back(entry.chunks);
             panel_copies += entry.panel_copies;
+            panels_by_kernel += entry.panels_by_kernel;
             bytes_in += entry.bytes_to_device;
             setup = std::max(setup, entry.setup_ms);
             teardown = std::max(teardown, entry.teardown_ms);
@@ -453,6 +456,7 @@ void write_row_json(std::ostream& out, const Measurement& m, int n) {
             << ", \"kernel_busy_percent\": " << json_number(busy)
             << ", \"copy_hidden_percent\": " << json_number(hidden) << ", \"chunks_per_entry\": ["
             << tutorial::join(chunks, ", ") << "], \"panel_copies\": " << panel_copies
+            << ", \"panels_by_kernel\": " << panels_by_kernel
             << ", \"bytes_to_device\": " << bytes_in
             << ", \"device_span_ms\": " << json_number(span)
             << ", \"host_setup_ms\": " << json_number(setup)
@@ -479,7 +483,8 @@ void write_json(const Settings& settings, const RunFacts& facts,
         << ",\n  \"date\": " << json_text(bench::utc_date())
         << ",\n  \"commit\": " << json_text(settings.commit) << ",\n  \"n\": " << settings.n
         << ",\n  \"devices\": [" << tutorial::join(facts.devices, ", ")
-        << "],\n  \"budget_bytes\": " << facts.budget << ",\n  \"results\": [\n";
+        << "],\n  \"budget_bytes\": " << facts.budget
+        << ",\n  \"panel_copy\": " << json_text(settings.panel_copy) << ",\n  \"results\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         write_row_json(out, rows[i], settings.n);
         out << (i + 1 < rows.size() ? "," : "") << "\n";
@@ -764,6 +769,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 65536));
     app.add_option("--panel-cols", settings.panel_cols, "columns per panel, 0 = from the budget")
         ->check(CLI::Range(0, 65536));
+    app.add_option("--panel-copy", settings.panel_copy,
+                   "how panels of B reach the devices: " + step07::panel_copy_choices() +
+                       " (default " + settings.panel_copy + ")");
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
     app.add_option("--trace", settings.trace_path,
                    "also write every copy and kernel of the last run of each streamed row to this "

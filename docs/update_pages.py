@@ -479,9 +479,14 @@ def multi_gpu_block(name):
     vendor = run["vendor_blas"].split(" ")[0]
     gpus = ", ".join(run["gpus"])
     budget = make_results.thousands(run["budget_bytes"] / (1 << 20))
+    # Runs before the option existed brought every panel by the copy engine.
+    panels = {"first-by-kernel": "each entry's first two panels of B by a kernel, the rest by the "
+                                 "copy engine",
+              "copy-engine": "every panel of B by the copy engine",
+              "kernel": "every panel of B by a kernel"}[run.get("panel_copy", "copy-engine")]
     parts = [f"Measured by `multi_gpu_benchmark` at commit `{run['commit']}` on {run['date']} "
              f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
-             f"n = {run['n']}, a budget of {budget} MiB per device entry, from "
+             f"n = {run['n']}, a budget of {budget} MiB per device entry, {panels}, from "
              f"`docs/results/{name}.json`.", ""]
     lines = ["| kernel | run | devices | chunks x panels (rows x columns) | time (ms) | GFLOPS | "
              "planned (MiB) | used (MiB) | kernels busy |",

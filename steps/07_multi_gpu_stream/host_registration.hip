@@ -16,9 +16,11 @@ HostRegistration::HostRegistration(bool enabled, std::initializer_list<Range> ra
         const bool seen = std::find(locked_.begin(), locked_.end(), range.pointer) != locked_.end();
         if (seen)
             continue;
-        // hipHostRegister takes a non-const pointer but does not write through it.
+        // hipHostRegister takes a non-const pointer but does not write through it. Mapped: a
+        // kernel may read the memory directly (see panel_copy.hpp).
         void* pointer = const_cast<void*>(range.pointer);
-        const hipError_t status = hipHostRegister(pointer, range.bytes, hipHostRegisterPortable);
+        const hipError_t status =
+            hipHostRegister(pointer, range.bytes, hipHostRegisterPortable | hipHostRegisterMapped);
         if (status == hipSuccess) {
             locked_.push_back(pointer);
         } else {

@@ -10,7 +10,7 @@
 
 namespace step07 {
 
-/// Page-locks host ranges with hipHostRegister for its lifetime and unregisters them at the end.
+/// Page-locks host ranges with hipHostRegister, mapped for every device, for its lifetime and unregisters them at the end.
 /// A range that cannot be locked (memory that is pinned already, for one) is left as it is: the
 /// runtime then stages its copies, which still work, only slower. note() says which happened.
 class HostRegistration {

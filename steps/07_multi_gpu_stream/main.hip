@@ -48,7 +48,11 @@ const tutorial::StepDescription kStep{
      {"--inner", "the kernel for each tile: " + step07::inner_kernel_choices(),
       step07::kInnerKernels[0].name},
      {"--chunk-rows", "rows of A and C per chunk; 0 = chosen from the budget", "0"},
-     {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"}},
+     {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"},
+     {"--panel-copy",
+      "how panels of B reach the devices: " + step07::panel_copy_choices() +
+          " (the first two by a kernel that reads host memory, the rest by the copy engine)",
+      step07::panel_copy_name(step07::PanelCopy::first_by_kernel)}},
 };
 
 // The worked example needs 288 bytes per entry; a fixed budget keeps it independent of
@@ -75,6 +79,11 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
         "--chunk-rows", options.extra.at("--chunk-rows"), 0, tutorial::kMaxDimension));
     multi.panel_cols = static_cast<int>(tutorial::parse_whole_number(
         "--panel-cols", options.extra.at("--panel-cols"), 0, tutorial::kMaxDimension));
+    try {
+        multi.panel_copy = step07::parse_panel_copy(options.extra.at("--panel-copy"));
+    } catch (const std::invalid_argument& error) {
+        throw tutorial::UsageError(std::string("--panel-copy: ") + error.what());
+    }
     return multi;
 }
 
@@ -131,7 +140,7 @@ void print_statistics(const step07::GemmStatistics& statistics, bool with_times)
         std::cout << "  entry " << entry.entry << " on device " << entry.device << ": "
                   << entry.chunks << (entry.chunks == 1 ? " chunk" : " chunks") << " ("
                   << entry.rows << " rows, " << entry.tiles << " tiles, " << entry.panel_copies
-                  << " panels copied, "
+                  << " panels copied (" << entry.panels_by_kernel << " by kernel), "
                   << percent(static_cast<double>(entry.rows), statistics.plan.m) << " of C), "
                   << tutorial::format_bytes(entry.bytes_to_device) << " in, "
                   << tutorial::format_bytes(entry.bytes_to_host) << " out\n";

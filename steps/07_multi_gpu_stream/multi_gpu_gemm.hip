@@ -23,6 +23,7 @@
 #include "host_registration.hpp"
 #include "inner_kernel.hpp"
 #include "operation_log.hpp"
+#include "panel_copy.hpp"
 #include "schedule.hpp"
 
 namespace step07 {
@@ -148,7 +149,7 @@ struct TileEvents {
 };
 
 // The events of one copy of a panel of B.
-struct PanelCopy {
+struct PanelCopyEvents {
     Event start, done;
 };
 
@@ -216,6 +217,11 @@ class Worker {
         slots_.resize(b_.size());
         if (c_.empty())
             add_buffer_of_c();
+        if (job_.options.panel_copy != PanelCopy::copy_engine) {
+            b_view_ = device_view_of_host(job_.b);
+            HIP_CHECK(hipDeviceGetAttribute(&multiprocessors_,
+                                            hipDeviceAttributeMultiprocessorCount, device));
+        }
     }
 
     // Allocates whatever buffers the plan has and the worker does not yet.
@@ -318,12 +324,16 @@ class Worker {
     std::vector<PanelSlot> slots_;                  // one per buffer in b_
     Stream copy_in_, copy_out_;
     std::array<Stream, kLanes> compute_;
+    // B as this device's kernels read it (nullptr: the copy engine brings every panel), and the
+    // device's multiprocessors, which size gather_rows().
+    const float* b_view_ = nullptr;
+    int multiprocessors_ = 1;
     InnerMultiply inner_{job_.options.inner, kLanes};
     Event begin_;  // the worker's time zero
     // Deques: events stay where they are as they grow.
     std::deque<ChunkEvents> chunks_;
     std::deque<TileEvents> tiles_;
-    std::deque<PanelCopy> panel_copies_;
+    std::deque<PanelCopyEvents> panel_copies_;
     std::vector<std::size_t> step_tiles_;  // the first tile of each step
     OperationLog log_;
     EntryStatistics statistics_;
@@ -443,11 +453,24 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
     const Panel& panel = job_.plan.panels[static_cast<std::size_t>(panel_index)];
     const int k = job_.plan.k, n = job_.plan.n;
     const int pitch = stored(panel.cols);  // elements per stored row of this panel
-    PanelCopy& copy = panel_copies_.emplace_back();
+    PanelCopyEvents& copy = panel_copies_.emplace_back();
     copy.start.record(copy_in_.get());
-    HIP_CHECK(hipMemcpy2DAsync(b_[index].get(), pitch * sizeof(float), job_.b + panel.first_col,
-                               n * sizeof(float), panel.cols * sizeof(float), k,
-                               hipMemcpyHostToDevice, copy_in_.get()));
+    // The worker's first kPanelsByKernel panels come by a kernel (unless the options say
+    // otherwise): the multiply leaves multiprocessors idle then (see schedule.hpp).
+    const std::size_t copies = panel_copies_.size();  // this one included
+    const PanelCopy how = job_.options.panel_copy;
+    if (b_view_ != nullptr && (how == PanelCopy::kernel ||
+                               (how == PanelCopy::first_by_kernel && copies <= kPanelsByKernel))) {
+        const int blocks =
+            copies == 1 ? kFirstPanelBlocksPerMultiprocessor * multiprocessors_ : multiprocessors_;
+        gather_rows(b_view_ + panel.first_col, static_cast<std::size_t>(n), b_[index].get(),
+                    static_cast<std::size_t>(pitch), k, panel.cols, blocks, copy_in_.get());
+        ++statistics_.panels_by_kernel;
+    } else {
+        HIP_CHECK(hipMemcpy2DAsync(b_[index].get(), pitch * sizeof(float), job_.b + panel.first_col,
+                                   n * sizeof(float), panel.cols * sizeof(float), k,
+                                   hipMemcpyHostToDevice, copy_in_.get()));
+    }
     if (stored(k) != k) {
         // The padding rows meet A's zero columns: they must be zeros too (0 x NaN is NaN). The
         // buffer held other panels, of other widths, before: zero them for this one.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "inner_kernel.hpp"
+#include "panel_copy.hpp"
 #include "planner.hpp"
 
 namespace step07 {
@@ -47,6 +48,9 @@ struct MultiGpuOptions {
     int chunk_rows = 0;  ///< rows per chunk; 0 chooses from the budget (see plan_multiply())
     int panel_cols = 0;  ///< columns per panel; 0 chooses from the budget
     HostMemory host_memory = HostMemory::pageable;  ///< what a, b and c point to
+    /// How panels of B reach the devices. The kernel needs B in page-locked memory that the
+    /// device can address; where it is not, the copy engine brings every panel.
+    PanelCopy panel_copy = PanelCopy::first_by_kernel;
     /// Test hook, -1 in normal use: the entry with this index fails to allocate its device memory
     /// (it asks for an impossible size), so tests can check that the other workers stop, nothing
     /// hangs, the error reaches the caller and all device memory is released.
@@ -79,6 +83,7 @@ struct EntryStatistics {
     long long rows = 0;                 ///< rows of C it computed
     int tiles = 0;                      ///< chunk x panel multiplies it ran
     int panel_copies = 0;               ///< panels of B it copied in (the others were still there)
+    int panels_by_kernel = 0;           ///< of those, brought by gather_rows() (see PanelCopy)
     std::uint64_t bytes_to_device = 0;  ///< A chunks and B panels copied in
     std::uint64_t bytes_to_host = 0;    ///< C tiles copied back
     double span_ms = 0.0;               ///< from the first copy in to the last copy out

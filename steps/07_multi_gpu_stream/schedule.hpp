@@ -36,6 +36,14 @@ std::size_t take_step(std::size_t local, std::size_t panels);
 /// Half the chunk, in whole block rows of step 05's kernel (kGranule), when it has at least two.
 int first_chunk_top_rows(int rows);
 
+/// How many of a worker's first panels of B come by a kernel (gather_rows() in panel_copy.hpp)
+/// with PanelCopy::first_by_kernel: the one copied before any kernel runs, and the one copied
+/// while the first chunk computes alone, its two halves each on about half of the
+/// multiprocessors. From the third on, two chunks' kernels fill the GPU and the copy kernel's
+/// blocks would slow them: measured on the H100 of the page, a third panel by kernel gained
+/// nothing at n = 16384 and lost 1.2 ms at 15001, where two gained 1.5 and 0.7 ms on one.
+constexpr std::size_t kPanelsByKernel = 2;
+
 /// How many steps the host stays behind the device before it takes the next chunk from the queue:
 /// it waits until every kernel of step `s - kQueueLagSteps` is done. Until then the chunk stays in
 /// the queue, where another worker that runs ahead can take it.

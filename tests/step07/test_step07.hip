@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,9 +18,11 @@
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/errors.hpp"
+#include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "schedule.hpp"
 #include "tests/step07/step07_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
@@ -378,6 +381,136 @@ TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << statistics.host_memory << ": " << report.summary();
         EXPECT_FALSE(statistics.host_memory.empty());
+    }
+}
+
+// ---- panels of B by a kernel
+// ----------------------------------------------------------------------
+
+// gather_rows() copies exactly the block asked for, whatever the alignment of the rows: a block
+// of a pinned host matrix at an odd column of an odd pitch (single floats, rows starting anywhere
+// in a 128-byte line), and at an aligned one (float4); more blocks than rows and fewer. The
+// destination's padding columns and the rows after the block keep their sentinel.
+TEST(Step07PanelCopy, GatherCopiesExactlyTheBlockAsked) {
+    TUTORIAL_REQUIRE_GPU();
+    struct Case {
+        int host_cols, first_col, rows, cols, to_pitch, blocks;
+    };
+    const Case cases[] = {
+        {517, 3, 41, 97, 100, 7},      // odd pitch and start: single floats, shifted lines
+        {517, 0, 41, 517, 520, 200},   // whole rows, more blocks than rows
+        {1024, 128, 33, 256, 256, 5},  // aligned: float4
+        {1024, 4, 9, 36, 40, 1},       // aligned, one block
+        {1001, 1000, 17, 1, 4, 3},     // one column at the end of each row
+    };
+    for (const Case& c : cases) {
+        const int host_rows = c.rows + 2;
+        tutorial::PinnedBuffer<float> host(static_cast<std::size_t>(host_rows) * c.host_cols);
+        for (std::size_t i = 0; i < host.size(); ++i)
+            host.get()[i] = static_cast<float>(i % 1000003) + 0.25f;
+        const float* view = step07::device_view_of_host(host.get());
+        ASSERT_NE(view, nullptr) << "hipHostMalloc memory must be addressable by the device";
+        const std::size_t to_rows = static_cast<std::size_t>(c.rows) + 1;
+        tutorial::DeviceBuffer<float> to(to_rows * c.to_pitch);
+        const float sentinel = -7.5f;
+        std::vector<float> back(to.size(), sentinel);
+        HIP_CHECK(
+            hipMemcpy(to.get(), back.data(), to.size() * sizeof(float), hipMemcpyHostToDevice));
+        step07::gather_rows(view + c.host_cols + c.first_col,  // from the second row on
+                            static_cast<std::size_t>(c.host_cols), to.get(),
+                            static_cast<std::size_t>(c.to_pitch), c.rows, c.cols, c.blocks,
+                            nullptr);
+        HIP_CHECK(hipDeviceSynchronize());
+        HIP_CHECK(
+            hipMemcpy(back.data(), to.get(), to.size() * sizeof(float), hipMemcpyDeviceToHost));
+        int wrong = 0;
+        for (std::size_t r = 0; r < to_rows; ++r) {
+            for (int col = 0; col < c.to_pitch; ++col) {
+                const float expected = r < static_cast<std::size_t>(c.rows) && col < c.cols
+                                           ? host.get()[(r + 1) * c.host_cols + c.first_col + col]
+                                           : sentinel;
+                wrong += back[r * c.to_pitch + col] != expected;
+            }
+        }
+        EXPECT_EQ(wrong, 0) << c.rows << " x " << c.cols << " from column " << c.first_col << " of "
+                            << c.host_cols << ", " << c.blocks << " blocks";
+    }
+}
+
+// Each way of bringing the panels gives the same C, and the statistics say how many came by the
+// kernel: none with the copy engine, all with the kernel, the first kPanelsByKernel of each entry
+// by default. Pinned memory, so that the device can read it on every platform.
+TEST(Step07PanelCopy, EveryWayGivesCAndCountsItsPanels) {
+    TUTORIAL_REQUIRE_GPU();
+    for (const Shape s : {Shape{203, 517, 131}, Shape{160, 512, 96}}) {
+        Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
+        tutorial::fill_random(a, 9100);
+        tutorial::fill_random(b, 9101);
+        tutorial::PinnedBuffer<float> host_a(a.size()), host_b(b.size()), host_c(c.size());
+        std::memcpy(host_a.get(), a.data(), a.bytes());
+        std::memcpy(host_b.get(), b.data(), b.bytes());
+        for (const step07::PanelCopy how :
+             {step07::PanelCopy::first_by_kernel, step07::PanelCopy::copy_engine,
+              step07::PanelCopy::kernel}) {
+            MultiGpuOptions options;
+            options.devices = {0, 0};
+            options.chunk_rows = 40;
+            options.panel_cols = 64;
+            options.host_memory = step07::HostMemory::pinned;
+            options.panel_copy = how;
+            std::fill(host_c.get(), host_c.get() + c.size(), std::nanf(""));
+            const step07::GemmStatistics statistics =
+                step07::gemm(host_a.get(), host_b.get(), host_c.get(), s.m, s.n, s.k, options);
+            std::memcpy(c.data(), host_c.get(), c.bytes());
+            const auto report = tutorial::verify_gemm(a, b, c);
+            EXPECT_TRUE(report.passed) << shape_name(s) << ", " << step07::panel_copy_name(how)
+                                       << ": " << report.summary();
+            for (const step07::EntryStatistics& entry : statistics.entries) {
+                const int expected =
+                    how == step07::PanelCopy::copy_engine ? 0
+                    : how == step07::PanelCopy::kernel
+                        ? entry.panel_copies
+                        : std::min(entry.panel_copies, static_cast<int>(step07::kPanelsByKernel));
+                EXPECT_EQ(entry.panels_by_kernel, expected)
+                    << shape_name(s) << ", " << step07::panel_copy_name(how) << ", entry "
+                    << entry.entry << " of " << entry.panel_copies << " panels";
+            }
+        }
+    }
+}
+
+// Ordinary memory that gemm() page-locked is mapped for the devices too, so the default brings
+// the first panels by the kernel; where locking failed, the copy engine brings them all.
+TEST(Step07PanelCopy, RegisteredMemoryIsReadByTheKernel) {
+    TUTORIAL_REQUIRE_GPU();
+    MultiGpuOptions options;
+    options.chunk_rows = 50;
+    options.panel_cols = 100;
+    step07::GemmStatistics statistics;
+    expect_verified({150, 300, 77}, options, 9200, &statistics);
+    ASSERT_EQ(statistics.entries.size(), 1u);
+    const step07::EntryStatistics& entry = statistics.entries[0];
+    if (statistics.host_memory == "page-locked (hipHostRegister)") {
+        EXPECT_EQ(entry.panels_by_kernel,
+                  std::min(entry.panel_copies, static_cast<int>(step07::kPanelsByKernel)));
+    } else {
+        EXPECT_EQ(entry.panels_by_kernel, 0) << statistics.host_memory;
+    }
+}
+
+TEST(Step07Faults, PanelCopyNamesRoundTrip) {
+    for (const step07::PanelCopy how :
+         {step07::PanelCopy::first_by_kernel, step07::PanelCopy::copy_engine,
+          step07::PanelCopy::kernel}) {
+        EXPECT_EQ(step07::parse_panel_copy(step07::panel_copy_name(how)), how);
+    }
+    try {
+        step07::parse_panel_copy("dma");
+        ADD_FAILURE() << "'dma' was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("first-by-kernel, copy-engine or kernel"),
+                  std::string::npos)
+            << error.what();
     }
 }
 

@@ -96,6 +96,7 @@ constexpr unsigned int hipHostMallocDefault = cudaHostAllocDefault;
 constexpr unsigned int hipHostMallocPortable = cudaHostAllocPortable;
 constexpr unsigned int hipHostRegisterDefault = cudaHostRegisterDefault;
 constexpr unsigned int hipHostRegisterPortable = cudaHostRegisterPortable;
+constexpr unsigned int hipHostRegisterMapped = cudaHostRegisterMapped;
 
 inline hipError_t hipMalloc(void** pointer, size_t bytes) {
     return cudaMalloc(pointer, bytes);
@@ -122,6 +123,10 @@ inline hipError_t hipHostRegister(void* pointer, size_t bytes, unsigned int flag
 }
 inline hipError_t hipHostUnregister(void* pointer) {
     return cudaHostUnregister(pointer);
+}
+inline hipError_t hipHostGetDevicePointer(void** device_pointer, void* host_pointer,
+                                          unsigned int flags) {
+    return cudaHostGetDevicePointer(device_pointer, host_pointer, flags);
 }
 
 inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {

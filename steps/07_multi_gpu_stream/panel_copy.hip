@@ -1,0 +1,121 @@
+#include "panel_copy.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/command_line.hpp"
+#include "common/hip_check.hpp"
+
+namespace step07 {
+
+namespace {
+
+// [gather]
+// Block b copies rows b, b + blocks, b + 2 blocks, ...; its threads share each row, kInFlight
+// elements (float4 or float) each per pass, all loaded before any is stored: a read of host
+// memory takes microseconds, and only many of them on their way at once fill the host link.
+// Each warp reads whole 128-byte lines of host memory: where a row does not start on one (rows
+// of 15001 floats), the threads start `shift` elements before it and those before the row's
+// start or past its end read nothing. Half-used lines would double the read requests.
+constexpr int kInFlight = 4;
+constexpr int kLineBytes = 128;
+
+template <typename T>
+__global__ void __launch_bounds__(kGatherThreads)
+    gather_kernel(const T* __restrict__ from, std::size_t from_pitch, T* __restrict__ to,
+                  std::size_t to_pitch, int rows, int cols) {
+    constexpr int kLine = kLineBytes / static_cast<int>(sizeof(T));  // elements per line
+    static_assert(kGatherThreads % kLine == 0, "a warp's reads must stay on whole lines");
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+        const T* source = from + row * from_pitch;
+        T* target = to + row * to_pitch;
+        const int shift =
+            static_cast<int>(reinterpret_cast<std::uintptr_t>(source) / sizeof(T) % kLine);
+        for (int first = static_cast<int>(threadIdx.x) - shift; first < cols;
+             first += kGatherThreads * kInFlight) {
+            T value[kInFlight];
+#pragma unroll
+            for (int u = 0; u < kInFlight; ++u) {
+                const int col = first + u * kGatherThreads;
+                if (col >= 0 && col < cols)
+                    value[u] = source[col];
+            }
+#pragma unroll
+            for (int u = 0; u < kInFlight; ++u) {
+                const int col = first + u * kGatherThreads;
+                if (col >= 0 && col < cols)
+                    target[col] = value[u];
+            }
+        }
+    }
+}
+// [gather]
+
+bool aligned16(const void* pointer) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+}  // namespace
+
+namespace {
+constexpr PanelCopy kPanelCopies[] = {PanelCopy::first_by_kernel, PanelCopy::copy_engine,
+                                      PanelCopy::kernel};
+}  // namespace
+
+const char* panel_copy_name(PanelCopy copy) {
+    switch (copy) {
+        case PanelCopy::first_by_kernel:
+            return "first-by-kernel";
+        case PanelCopy::copy_engine:
+            return "copy-engine";
+        case PanelCopy::kernel:
+            return "kernel";
+    }
+    throw std::invalid_argument("step07::panel_copy_name: not a PanelCopy");
+}
+
+std::string panel_copy_choices() {
+    std::vector<std::string> names;
+    for (const PanelCopy copy : kPanelCopies)
+        names.push_back(panel_copy_name(copy));
+    return tutorial::list_in_words(names);
+}
+
+PanelCopy parse_panel_copy(const std::string& text) {
+    for (const PanelCopy copy : kPanelCopies) {
+        if (text == panel_copy_name(copy))
+            return copy;
+    }
+    throw std::invalid_argument("'" + text + "' is not a way to copy panels; choose " +
+                                panel_copy_choices());
+}
+
+const float* device_view_of_host(const float* host) {
+    void* view = nullptr;
+    if (hipHostGetDevicePointer(&view, const_cast<float*>(host), 0) != hipSuccess) {
+        (void)hipGetLastError();  // not sticky, but leave no error behind
+        return nullptr;
+    }
+    return static_cast<const float*>(view);
+}
+
+void gather_rows(const float* from, std::size_t from_pitch, float* to, std::size_t to_pitch,
+                 int rows, int cols, int blocks, hipStream_t stream) {
+    if (rows <= 0 || cols <= 0)
+        return;
+    const bool by_four = aligned16(from) && aligned16(to) && from_pitch % 4 == 0 &&
+                         to_pitch % 4 == 0 && cols % 4 == 0;
+    if (by_four) {
+        hipLaunchKernelGGL(gather_kernel<float4>, dim3(blocks), dim3(kGatherThreads), 0, stream,
+                           reinterpret_cast<const float4*>(from), from_pitch / 4,
+                           reinterpret_cast<float4*>(to), to_pitch / 4, rows, cols / 4);
+    } else {
+        hipLaunchKernelGGL(gather_kernel<float>, dim3(blocks), dim3(kGatherThreads), 0, stream,
+                           from, from_pitch, to, to_pitch, rows, cols);
+    }
+    HIP_CHECK(hipGetLastError());
+}
+
+}  // namespace step07

@@ -10,9 +10,10 @@
 
 namespace step07 {
 
-/// Page-locks host ranges with hipHostRegister, mapped for every device, for its lifetime and unregisters them at the end.
-/// A range that cannot be locked (memory that is pinned already, for one) is left as it is: the
-/// runtime then stages its copies, which still work, only slower. note() says which happened.
+/// Page-locks host ranges with hipHostRegister, mapped for every device, for its lifetime and
+/// unregisters them at the end. A range that cannot be locked (memory that is pinned already, for
+/// one) is left as it is: the runtime then stages its copies, which still work, only slower. note()
+/// says which happened.
 class HostRegistration {
   public:
     /// A range of host memory.

@@ -53,40 +53,40 @@ __global__ void __launch_bounds__(kGatherThreads)
 }
 // [gather]
 
-bool aligned16(const void* pointer) {
+bool aligned_16(const void* pointer) {
     return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
-}  // namespace
+// Every PanelCopy with its name on the command line, the default first.
+struct PanelCopyName {
+    PanelCopy copy;
+    const char* name;
+};
+constexpr PanelCopyName kPanelCopyNames[] = {{PanelCopy::first_by_kernel, "first-by-kernel"},
+                                             {PanelCopy::copy_engine, "copy-engine"},
+                                             {PanelCopy::kernel, "kernel"}};
 
-namespace {
-constexpr PanelCopy kPanelCopies[] = {PanelCopy::first_by_kernel, PanelCopy::copy_engine,
-                                      PanelCopy::kernel};
 }  // namespace
 
 const char* panel_copy_name(PanelCopy copy) {
-    switch (copy) {
-        case PanelCopy::first_by_kernel:
-            return "first-by-kernel";
-        case PanelCopy::copy_engine:
-            return "copy-engine";
-        case PanelCopy::kernel:
-            return "kernel";
+    for (const PanelCopyName& entry : kPanelCopyNames) {
+        if (entry.copy == copy)
+            return entry.name;
     }
     throw std::invalid_argument("step07::panel_copy_name: not a PanelCopy");
 }
 
 std::string panel_copy_choices() {
     std::vector<std::string> names;
-    for (const PanelCopy copy : kPanelCopies)
-        names.push_back(panel_copy_name(copy));
+    for (const PanelCopyName& entry : kPanelCopyNames)
+        names.push_back(entry.name);
     return tutorial::list_in_words(names);
 }
 
 PanelCopy parse_panel_copy(const std::string& text) {
-    for (const PanelCopy copy : kPanelCopies) {
-        if (text == panel_copy_name(copy))
-            return copy;
+    for (const PanelCopyName& entry : kPanelCopyNames) {
+        if (text == entry.name)
+            return entry.copy;
     }
     throw std::invalid_argument("'" + text + "' is not a way to copy panels; choose " +
                                 panel_copy_choices());
@@ -105,7 +105,7 @@ void gather_rows(const float* from, std::size_t from_pitch, float* to, std::size
                  int rows, int cols, int blocks, hipStream_t stream) {
     if (rows <= 0 || cols <= 0)
         return;
-    const bool by_four = aligned16(from) && aligned16(to) && from_pitch % 4 == 0 &&
+    const bool by_four = aligned_16(from) && aligned_16(to) && from_pitch % 4 == 0 &&
                          to_pitch % 4 == 0 && cols % 4 == 0;
     if (by_four) {
         hipLaunchKernelGGL(gather_kernel<float4>, dim3(blocks), dim3(kGatherThreads), 0, stream,
@@ -115,7 +115,7 @@ void gather_rows(const float* from, std::size_t from_pitch, float* to, std::size
         hipLaunchKernelGGL(gather_kernel<float>, dim3(blocks), dim3(kGatherThreads), 0, stream,
                            from, from_pitch, to, to_pitch, rows, cols);
     }
-    HIP_CHECK(hipGetLastError());
+    HIP_CHECK_LAUNCH();
 }
 
 }  // namespace step07

@@ -1,5 +1,5 @@
 // cuBLASXt on the NVIDIA route: NVIDIA's own out-of-core, multi-GPU GEMM from host memory, the
-// reference step 07 is measured against.
+// reference step 09 is measured against.
 #include "bench/cublasxt_sgemm.hpp"
 
 #include <cublasXt.h>

@@ -1,5 +1,5 @@
 /// \file
-/// \brief A multi-GPU BLAS that works from host memory, for step 07's comparison: cuBLASXt on
+/// \brief A multi-GPU BLAS that works from host memory, for step 09's comparison: cuBLASXt on
 /// NVIDIA, "not available" elsewhere.
 #pragma once
 

@@ -1,11 +1,11 @@
 /// \file
-/// \brief `multi_gpu_benchmark`: step 07 against its own inner kernel and against cuBLASXt at its
+/// \brief `multi_gpu_benchmark`: step 09 against its own inner kernel and against cuBLASXt at its
 /// best, in one run, on the same inputs, with the device memory each of them used.
 ///
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
 ///  - "resident": the inner kernel alone on matrices already in the first device's memory
 ///    (events);
-///  - "stream": step07::gemm from pinned host memory on the first listed device, with the budget
+///  - "stream": step09::gemm from pinned host memory on the first listed device, with the budget
 ///    of --device-memory (by default a third of A + B + C, so that it runs out of core), and on
 ///    all listed devices when more than one is listed (host wall time, transfers included);
 /// then cublasXtSgemm from the same pinned host memory at every block dim of a sweep (the
@@ -63,12 +63,12 @@ struct Settings {
     int n = 16384;
     std::string devices;                 // comma-separated ids; empty: all devices
     std::string device_memory = "auto";  // auto: (A + B + C) / 3, out of core
-    std::string inner = std::string(step07::kInnerKernels[0].name) + ",vendor";  // default, BLAS
+    std::string inner = std::string(step09::kInnerKernels[0].name) + ",vendor";  // default, BLAS
     std::string block_dims;  // comma-separated; empty: default_block_dims(n)
     int iterations = 5;
     int chunk_rows = 0;
     int panel_cols = 0;
-    std::string panel_copy = step07::panel_copy_name(step07::PanelCopy::first_by_kernel);
+    std::string panel_copy = step09::panel_copy_name(step09::PanelCopy::first_by_kernel);
     std::string json_path;
     std::string trace_path;
     std::string commit = "unknown";
@@ -88,7 +88,7 @@ struct Measurement {
     bool verified = false;
     std::uint64_t memory_used = 0;  // the largest fall of free memory over the devices (sampled)
     std::uint64_t plan_bytes = 0;   // stream rows: the plan's buffers on the busiest device
-    std::optional<step07::GemmStatistics> statistics;  // stream rows: the last run
+    std::optional<step09::GemmStatistics> statistics;  // stream rows: the last run
 };
 
 struct Ratio {
@@ -203,11 +203,11 @@ struct Inputs {
 };
 
 // The inner kernel alone, on matrices in the first device's memory, event-timed.
-Measurement measure_resident(step07::InnerKernel inner, int device, Inputs& inputs,
+Measurement measure_resident(step09::InnerKernel inner, int device, Inputs& inputs,
                              int iterations) {
     tutorial::select_device(device);
     const int n = inputs.n;
-    const step07::InnerMultiply multiply(inner, /*lanes=*/1);
+    const step09::InnerMultiply multiply(inner, /*lanes=*/1);
     tutorial::DeviceBuffer<float> a(inputs.a.size()), b(inputs.b.size()), c(inputs.a.size());
     a.upload(inputs.a);
     b.upload(inputs.b);
@@ -215,7 +215,7 @@ Measurement measure_resident(step07::InnerKernel inner, int device, Inputs& inpu
     HIP_CHECK(hipMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
     Measurement result;
     result.what = "resident";
-    result.inner = step07::inner_kernel_name(inner);
+    result.inner = step09::inner_kernel_name(inner);
     result.devices = {device};
     result.timing = tutorial::time_with_events(stream.get(), 1, iterations, [&] {
         multiply(0, a.get(), b.get(), c.get(), n, n, n, stream.get());
@@ -244,31 +244,31 @@ std::vector<int> distinct(std::vector<int> devices) {
 }
 
 // The plans do not depend on the inner kernel: any one makes them.
-constexpr step07::InnerKernel kPlanningKernel = step07::kInnerKernels[0].kernel;
+constexpr step09::InnerKernel kPlanningKernel = step09::kInnerKernels[0].kernel;
 
 // The options of the step on `devices` with `budget` per entry (nothing: all).
-step07::MultiGpuOptions stream_options(step07::InnerKernel inner, const std::vector<int>& devices,
+step09::MultiGpuOptions stream_options(step09::InnerKernel inner, const std::vector<int>& devices,
                                        const Settings& settings,
                                        std::optional<std::uint64_t> budget) {
-    step07::MultiGpuOptions options;
+    step09::MultiGpuOptions options;
     options.devices = devices;
     options.device_memory_bytes = budget;
     options.inner = inner;
     options.chunk_rows = settings.chunk_rows;
     options.panel_cols = settings.panel_cols;
-    options.host_memory = step07::HostMemory::pinned;
-    options.panel_copy = step07::parse_panel_copy(settings.panel_copy);
+    options.host_memory = step09::HostMemory::pinned;
+    options.panel_copy = step09::parse_panel_copy(settings.panel_copy);
     return options;
 }
 
 // The step following `plan`, the one printed for it, made by plan_for() for `options`.
-Measurement measure_stream(const step07::Plan& plan, const step07::MultiGpuOptions& options,
+Measurement measure_stream(const step09::Plan& plan, const step09::MultiGpuOptions& options,
                            const std::string& budget_from, const Settings& settings,
                            Inputs& inputs) {
     const std::vector<int>& devices = options.devices;
     Measurement result;
     result.what = "stream";
-    result.inner = step07::inner_kernel_name(options.inner);
+    result.inner = step09::inner_kernel_name(options.inner);
     result.devices = devices;
     result.budget_from = budget_from;
     for (const int device : devices) {
@@ -276,14 +276,14 @@ Measurement measure_stream(const step07::Plan& plan, const step07::MultiGpuOptio
         result.plan_bytes = std::max<std::uint64_t>(
             result.plan_bytes, static_cast<std::uint64_t>(entries) * plan.buffers.total_bytes());
     }
-    // The step keeps its buffers from one call to the next (step07::Workspace), as a program that
+    // The step keeps its buffers from one call to the next (step09::Workspace), as a program that
     // multiplies again and again would; cuBLASXt, likewise, is timed with one handle over all its
     // calls. The warm-up allocates the buffers inside the watch, which therefore sees them all,
     // and the timed calls reuse them. They are freed before the next row.
     FreeMemoryWatch watch(distinct(devices));
-    step07::Workspace workspace;
+    step09::Workspace workspace;
     time_from_host(result, inputs, settings.iterations, watch, [&] {
-        result.statistics = step07::gemm(inputs.host_a.get(), inputs.host_b.get(),
+        result.statistics = step09::gemm(inputs.host_a.get(), inputs.host_b.get(),
                                          inputs.host_c.get(), plan, options, workspace);
     });
     return result;
@@ -323,7 +323,7 @@ std::string what_text(const Measurement& m) {
 std::string plan_text(const Measurement& m) {
     if (!m.statistics)
         return "-";
-    const step07::Plan& plan = m.statistics->plan;
+    const step09::Plan& plan = m.statistics->plan;
     return std::to_string(plan.chunks.size()) + "x" + std::to_string(plan.panels.size()) + " (" +
            std::to_string(plan.chunk_rows) + "x" + std::to_string(plan.panel_cols) + ")";
 }
@@ -335,9 +335,9 @@ std::string mib(std::uint64_t bytes) {
 }
 
 // Kernel busy time and hidden copy time over all entries of the last run, as percentages.
-std::pair<double, double> overlap(const step07::GemmStatistics& statistics) {
+std::pair<double, double> overlap(const step09::GemmStatistics& statistics) {
     double span = 0, compute = 0, copy = 0, hidden = 0;
-    for (const step07::EntryStatistics& entry : statistics.entries) {
+    for (const step09::EntryStatistics& entry : statistics.entries) {
         span += entry.span_ms;
         compute += entry.compute_ms;
         copy += entry.copy_ms;
@@ -373,15 +373,15 @@ void print_row(const Measurement& m, int n) {
     std::cout << "  " << (m.verified ? "verified" : "FAILED") << std::endl;
 }
 
-const char* kind_name(step07::Operation::Kind kind) {
+const char* kind_name(step09::Operation::Kind kind) {
     switch (kind) {
-        case step07::Operation::Kind::copy_a:
+        case step09::Operation::Kind::copy_a:
             return "copy_a";
-        case step07::Operation::Kind::copy_b:
+        case step09::Operation::Kind::copy_b:
             return "copy_b";
-        case step07::Operation::Kind::kernel:
+        case step09::Operation::Kind::kernel:
             return "kernel";
-        case step07::Operation::Kind::copy_c:
+        case step09::Operation::Kind::copy_c:
             return "copy_c";
     }
     return "?";
@@ -396,8 +396,8 @@ void write_trace(const std::string& path, const std::vector<Measurement>& rows) 
     for (const Measurement& m : rows) {
         if (!m.statistics)
             continue;
-        for (const step07::EntryStatistics& entry : m.statistics->entries) {
-            for (const step07::Operation& op : entry.operations) {
+        for (const step09::EntryStatistics& entry : m.statistics->entries) {
+            for (const step09::Operation& op : entry.operations) {
                 out << m.inner << "," << m.budget_from << "," << tutorial::join(m.devices, " ")
                     << "," << entry.entry << "," << entry.device << "," << kind_name(op.kind) << ","
                     << op.chunk << "," << op.panel << "," << op.begin_ms << "," << op.end_ms
@@ -434,14 +434,14 @@ void write_row_json(std::ostream& out, const Measurement& m, int n) {
     if (m.what != "resident")
         out << ", \"device_memory_used_bytes\": " << m.memory_used;
     if (m.statistics) {
-        const step07::GemmStatistics& statistics = *m.statistics;
-        const step07::Plan& plan = statistics.plan;
+        const step09::GemmStatistics& statistics = *m.statistics;
+        const step09::Plan& plan = statistics.plan;
         const auto [busy, hidden] = overlap(statistics);
         int panel_copies = 0, panels_by_kernel = 0;
         std::uint64_t bytes_in = 0;
         double setup = 0.0, teardown = 0.0, span = 0.0;
         std::vector<int> chunks;
-        for (const step07::EntryStatistics& entry : statistics.entries) {
+        for (const step09::EntryStatistics& entry : statistics.entries) {
             chunks.push_back(entry.chunks);
             panel_copies += entry.panel_copies;
             panels_by_kernel += entry.panels_by_kernel;
@@ -536,19 +536,19 @@ std::optional<std::uint64_t> budget_option(const Settings& settings) {
     }
 }
 
-std::vector<step07::InnerKernel> inner_kernels(const Settings& settings, int device) {
-    std::vector<step07::InnerKernel> inners;
+std::vector<step09::InnerKernel> inner_kernels(const Settings& settings, int device) {
+    std::vector<step09::InnerKernel> inners;
     std::stringstream list(settings.inner);
     std::string item;
     while (std::getline(list, item, ',')) {
-        step07::InnerKernel inner;
+        step09::InnerKernel inner;
         try {
-            inner = step07::parse_inner_kernel(item);
+            inner = step09::parse_inner_kernel(item);
         } catch (const std::invalid_argument& error) {
             throw tutorial::UsageError(std::string("--inner: ") + error.what());
         }
         tutorial::select_device(device);
-        if (const auto why_not = step07::inner_kernel_unavailable(inner)) {
+        if (const auto why_not = step09::inner_kernel_unavailable(inner)) {
             std::cout << "inner kernel " << item << " skipped: " << *why_not << "\n";
             continue;
         }
@@ -559,7 +559,7 @@ std::vector<step07::InnerKernel> inner_kernels(const Settings& settings, int dev
 
 // The ratios of this run, as throughput ratios (> 1: the first is faster).
 std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
-                             const std::vector<step07::InnerKernel>& inners,
+                             const std::vector<step09::InnerKernel>& inners,
                              const std::vector<int>& first, const std::vector<int>& devices) {
     std::vector<Ratio> ratios;
     // "x / y": the throughput of x over that of y, the time of y over that of x.
@@ -568,8 +568,8 @@ std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
             ratios.push_back({name, y->timing.median_ms / x->timing.median_ms});
     };
     const std::vector<int> all = distinct(devices);
-    for (const step07::InnerKernel inner : inners) {
-        const std::string name = step07::inner_kernel_name(inner);
+    for (const step09::InnerKernel inner : inners) {
+        const std::string name = step09::inner_kernel_name(inner);
         const Measurement* one = find(rows, "stream", name, first, "option");
         ratio("stream " + name + " on 1 device / resident " + name, one,
               find(rows, "resident", name, first));
@@ -601,8 +601,8 @@ int run(const Settings& settings) {
     // Five n x n matrices live at once (A and B twice, pinned C) and a sixth while a result is
     // verified: asked before anything is allocated.
     const std::uint64_t needed = 6ull * settings.n * settings.n * sizeof(float);
-    if (const auto shortfall = step07::host_memory_shortfall(
-            needed, step07::available_host_memory(),
+    if (const auto shortfall = step09::host_memory_shortfall(
+            needed, step09::available_host_memory(),
             "six " + std::to_string(settings.n) + " x " + std::to_string(settings.n) +
                 " float matrices (A and B twice, C twice)"))
         throw tutorial::RuntimeFailure(*shortfall);
@@ -611,7 +611,7 @@ int run(const Settings& settings) {
         listed = tutorial::parse_number_list("--devices", settings.devices, 0, 1023);
     std::vector<int> devices;
     try {
-        devices = step07::devices_or_all(listed);
+        devices = step09::devices_or_all(listed);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--devices: ") + error.what());
     }
@@ -622,7 +622,7 @@ int run(const Settings& settings) {
             ? default_block_dims(settings.n)
             : tutorial::parse_number_list("--block-dims", settings.block_dims, 1, 65536);
     const std::optional<std::uint64_t> budget = budget_option(settings);
-    const std::vector<step07::InnerKernel> inners = inner_kernels(settings, devices.front());
+    const std::vector<step09::InnerKernel> inners = inner_kernels(settings, devices.front());
 
     RunFacts facts;
     facts.devices = devices;
@@ -645,11 +645,11 @@ int run(const Settings& settings) {
 
     // The plans, made once each: what is printed is what runs.
     const int n = settings.n;
-    const step07::Plan plan_one =
-        step07::plan_for(n, n, n, stream_options(kPlanningKernel, first, settings, budget));
-    const std::optional<step07::Plan> plan_all =
+    const step09::Plan plan_one =
+        step09::plan_for(n, n, n, stream_options(kPlanningKernel, first, settings, budget));
+    const std::optional<step09::Plan> plan_all =
         devices.size() > 1
-            ? std::optional(step07::plan_for(
+            ? std::optional(step09::plan_for(
                   n, n, n, stream_options(kPlanningKernel, devices, settings, budget)))
             : std::nullopt;
     facts.budget = plan_one.budget_bytes;
@@ -662,8 +662,8 @@ int run(const Settings& settings) {
               << "\nn = " << n << ", devices " << tutorial::join(devices, ",")
               << ", budget per entry " << tutorial::format_bytes(plan_one.budget_bytes)
               << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
-              << "\none device: " << step07::describe_plan(plan_one)
-              << (plan_all ? "all devices: " + step07::describe_plan(*plan_all) : "")
+              << "\none device: " << step09::describe_plan(plan_one)
+              << (plan_all ? "all devices: " + step09::describe_plan(*plan_all) : "")
               << "cuBLASXt block dims: " << tutorial::join(block_dims, ", ")
               << "\ntiming: 1 warm-up, then the median of " << settings.iterations
               << " runs; resident: events, stream and cuBLASXt: host wall time from host "
@@ -679,7 +679,7 @@ int run(const Settings& settings) {
         all_verified = all_verified && m.verified;
         rows.push_back(std::move(m));
     };
-    for (const step07::InnerKernel inner : inners) {
+    for (const step09::InnerKernel inner : inners) {
         record(measure_resident(inner, devices.front(), inputs, settings.iterations));
         record(measure_stream(plan_one, stream_options(inner, first, settings, budget), "option",
                               settings, inputs));
@@ -708,9 +708,9 @@ int run(const Settings& settings) {
                 most_entries, std::count(stream_devices.begin(), stream_devices.end(), device));
         }
         const std::uint64_t equal = best->memory_used / most_entries;
-        step07::Plan plan;
+        step09::Plan plan;
         try {
-            plan = step07::plan_for(
+            plan = step09::plan_for(
                 n, n, n, stream_options(kPlanningKernel, stream_devices, settings, equal));
         } catch (const std::invalid_argument& error) {
             std::cout << "the step within " << tutorial::format_bytes(equal)
@@ -718,8 +718,8 @@ int run(const Settings& settings) {
             continue;
         }
         std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",") << ": "
-                  << step07::describe_plan(plan);
-        for (const step07::InnerKernel inner : inners) {
+                  << step09::describe_plan(plan);
+        for (const step09::InnerKernel inner : inners) {
             record(measure_stream(plan, stream_options(inner, stream_devices, settings, equal),
                                   "cublasxt", settings, inputs));
         }
@@ -747,7 +747,7 @@ int run(const Settings& settings) {
 int main(int argc, char** argv) {
     Settings settings;
     CLI::App app{
-        "Step 07 against its inner kernel on device-resident matrices and against cuBLASXt at "
+        "Step 09 against its inner kernel on device-resident matrices and against cuBLASXt at "
         "every block dim of a sweep, from pinned host memory, in one run, with the device memory "
         "each used.",
         "multi_gpu_benchmark"};
@@ -758,7 +758,7 @@ int main(int argc, char** argv) {
                    "budget per device entry: auto (a third of A + B + C), "
                    "all, or a size such as 2GiB");
     app.add_option("--inner", settings.inner,
-                   "comma-separated inner kernels among " + step07::inner_kernel_choices() +
+                   "comma-separated inner kernels among " + step09::inner_kernel_choices() +
                        " (default " + settings.inner + ")");
     app.add_option("--block-dims", settings.block_dims,
                    "comma-separated cuBLASXt block dims (default 1024, 2048, 4096, 8192, n / 2 "
@@ -770,7 +770,7 @@ int main(int argc, char** argv) {
     app.add_option("--panel-cols", settings.panel_cols, "columns per panel, 0 = from the budget")
         ->check(CLI::Range(0, 65536));
     app.add_option("--panel-copy", settings.panel_copy,
-                   "how panels of B reach the devices: " + step07::panel_copy_choices() +
+                   "how panels of B reach the devices: " + step09::panel_copy_choices() +
                        " (default " + settings.panel_copy + ")");
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
     app.add_option("--trace", settings.trace_path,

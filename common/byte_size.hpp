@@ -1,7 +1,7 @@
 /// \file
 /// \brief Memory sizes as a learner reads and types them: "1.50 GiB" out, "2GiB" or "1.5GB" in.
 ///
-/// Host code only, so that host-only code (step 07's planner, say) uses it without a GPU runtime.
+/// Host code only, so that host-only code (step 09's planner, say) uses it without a GPU runtime.
 #pragma once
 
 #include <cstddef>

@@ -21,7 +21,7 @@ constexpr long long kMaxDimension = 65536;
 /// The most elements one matrix may have: the kernels index with 32-bit ints.
 constexpr long long kMaxMatrixElements = 2147483647LL;
 
-/// An option only one step has, such as step 07's --device-memory. Its value reaches the step as
+/// An option only one step has, such as step 09's --device-memory. Its value reaches the step as
 /// text (Options::extra), and the step converts it, throwing UsageError with the option's name.
 struct ExtraOption {
     std::string name;           ///< the long option, e.g. "--device-memory"
@@ -38,7 +38,7 @@ struct StepDescription {
     int default_iterations = 10;   ///< timed repetitions
     std::vector<int> block_sizes;  ///< accepted -b values, first one the default; empty: no -b
     std::string block_help;        ///< what -b means in this step
-    bool multi_device = false;     ///< --devices takes a list (step 07) instead of one --device
+    bool multi_device = false;     ///< --devices takes a list (step 09) instead of one --device
     std::vector<ExtraOption> extra_options;  ///< options of this step alone
 };
 

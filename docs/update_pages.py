@@ -28,7 +28,7 @@ and this script rewrites what lies between them. The kinds of block:
                                (quoted, because tags may contain spaces)
     performance STEP RESULTS   the step's rows of docs/results/RESULTS.json
     multi-gpu RESULTS          the table of docs/results/RESULTS.json written by
-                               multi_gpu_benchmark (step 07 against cuBLASXt), and its ratios
+                               multi_gpu_benchmark (step 09 against cuBLASXt), and its ratios
     results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
     packing RESULTS            step 06's packing table: each shape of docs/results/RESULTS.json
                                whose n or k is not a multiple of 4, with the rule's configuration
@@ -425,7 +425,7 @@ def results_chart_block(name):
     return "\n".join(lines) + "\n"
 
 
-# Step 07's inner kernels (its --inner values) by the names the chart and the other pages' tables
+# Step 09's inner kernels (its --inner values) by the names the chart and the other pages' tables
 # give them: step 06's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
 # 32 x 32 tiles.
 INNER_KERNELS = {"step06": ("06", "rule"), "step05": ("05", "reg8x8_db"),
@@ -441,7 +441,7 @@ def inner_kernel(inner, vendor, short=False):
     step, variant = INNER_KERNELS[inner]
     if short:
         return f"`{variant}` (step {step})"
-    label = kernel_label(step, variant, "07")
+    label = kernel_label(step, variant, "09")
     return label + ", K not split" if inner == "step06" else label
 
 
@@ -513,7 +513,7 @@ def multi_gpu_block(name):
                      f"{mib_or_dash(row, 'device_memory_used_bytes')} | {busy} |")
     words = {"resident": "*resident* is the kernel alone on matrices already in the first "
                          "device's memory",
-             "streamed": "*streamed* is step 07 with the kernel inside, from host memory to host "
+             "streamed": "*streamed* is step 09 with the kernel inside, from host memory to host "
                          "memory (*at cuBLASXt's memory*: with the memory cuBLASXt used at its "
                          "best block dim as the budget)",
              "block": "*block dim* is cuBLASXt's tile edge"}

@@ -64,7 +64,7 @@ STEP_TITLES = {
     "04": "tiled 16x16",
     "05": "LDS float4",
     "06": "every shape",
-    "07": "multi-GPU stream",
+    "09": "multi-GPU stream",
 }
 # Step pages, relative to the repository root, for links from the results page.
 STEP_PAGES = {
@@ -74,7 +74,7 @@ STEP_PAGES = {
     "04": "steps/04_tiled_16x16/README.md",
     "05": "steps/05_lds_float4/README.md",
     "06": "steps/06_every_shape/README.md",
-    "07": "steps/07_multi_gpu_stream/README.md",
+    "09": "steps/09_multi_gpu_stream/README.md",
 }
 # What a suite measures, for the results page's title, by the end of its file's name after the
 # GPU's ("nvidia-h100-80gb-hbm3-shapes": "shapes"); the GPU's name alone is the suite of every step.

@@ -131,7 +131,7 @@ TEST(CommandLine, BlockSizeMustBeOneTheStepSupports) {
     EXPECT_NE(message.find("16, 8, 32"), std::string::npos) << message;
 }
 
-// A step's own option (step 07's --chunk-rows, say) is read the way the sizes are.
+// A step's own option (step 09's --chunk-rows, say) is read the way the sizes are.
 TEST(CommandLine, WholeNumbersWithinTheirRange) {
     EXPECT_EQ(tutorial::parse_whole_number("--chunk-rows", "0", 0, 65536), 0);
     EXPECT_EQ(tutorial::parse_whole_number("--chunk-rows", "65536", 0, 65536), 65536);

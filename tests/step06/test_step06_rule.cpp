@@ -454,7 +454,7 @@ TEST(Step06Estimate, CountsTheDotTilesFloatsByHand) {
 }
 
 TEST(Step06Rule, MaxSplitsOfOneNeverSplitsNorStreams) {
-    // Neither split-K nor stream-K: the multiply needs no workspace (step 07's inner multiplies).
+    // Neither split-K nor stream-K: the multiply needs no workspace (step 09's inner multiplies).
     for (const int k : {1, 100, 5000, 16384}) {
         EXPECT_EQ(step06::choose_config(1, 1, k, kH100, 1).splits, 1);
         EXPECT_EQ(step06::choose_config(2048, 2048, k, kH100, 1).splits, 1);

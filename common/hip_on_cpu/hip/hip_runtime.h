@@ -79,7 +79,7 @@ inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribu
 /// Makes later work in `stream` wait for `event`. The runtime's own version queues a task that
 /// blocks until the event completes; all streams are run by one processor thread, in turn, so when
 /// the waiting stream's turn comes before the stream that completes the event, that thread waits
-/// for itself forever (step 07's copy and compute streams did). Waiting here, on the calling
+/// for itself forever (step 09's copy and compute streams did). Waiting here, on the calling
 /// thread, gives the same order (nothing queued afterwards in `stream` starts before the event's
 /// work has finished) without blocking the processor. As in HIP, an event that was never recorded
 /// has nothing to wait for.

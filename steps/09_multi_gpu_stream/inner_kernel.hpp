@@ -13,7 +13,7 @@
 
 #include "common/vendor_blas.hpp"
 
-namespace step07 {
+namespace step09 {
 
 /// The kernel for each tile. The orchestration is the same for all of them, so comparing them
 /// separates what the streaming costs from what the kernel costs.
@@ -76,4 +76,4 @@ class InnerMultiply {
     std::vector<std::unique_ptr<tutorial::VendorBlas>> vendor_;
 };
 
-}  // namespace step07
+}  // namespace step09

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace step07 {
+namespace step09 {
 namespace {
 
 // The union of `intervals` as disjoint intervals in time order; empty ones are dropped.
@@ -52,4 +52,4 @@ double covered_by_both_ms(std::vector<Interval> first, std::vector<Interval> sec
     return total;
 }
 
-}  // namespace step07
+}  // namespace step09

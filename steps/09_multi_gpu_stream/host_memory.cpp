@@ -7,7 +7,7 @@
 
 #include "common/byte_size.hpp"
 
-namespace step07 {
+namespace step09 {
 namespace {
 
 // A cgroup v2 file that holds one number of bytes ("max" for no limit).
@@ -59,4 +59,4 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
            tutorial::format_bytes(*available) + ") available; choose smaller sizes";
 }
 
-}  // namespace step07
+}  // namespace step09

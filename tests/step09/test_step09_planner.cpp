@@ -1,4 +1,4 @@
-// Step 07's host-side pieces, no GPU needed: the chunk planner, memory sizes and the timeline
+// Step 09's host-side pieces, no GPU needed: the chunk planner, memory sizes and the timeline
 // arithmetic behind the overlap figures.
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include "schedule.hpp"
 #include "timeline.hpp"
 
-using step07::Plan;
-using step07::PlanRequest;
+using step09::Plan;
+using step09::PlanRequest;
 
 namespace {
 
@@ -92,7 +92,7 @@ std::vector<PlanRequest> feasible_requests() {
         for (const std::uint64_t budget : budgets) {
             for (const int entries : {1, 2, 3}) {
                 PlanRequest r = request(s[0], s[1], s[2], budget, entries);
-                if (step07::buffers_for(r, 1, 1).total_bytes() > budget)
+                if (step09::buffers_for(r, 1, 1).total_bytes() > budget)
                     continue;
                 // Without the multiprocessor count, and with it (the wave fit, see planner.hpp).
                 for (const int multiprocessors : {0, 7, 132}) {
@@ -112,21 +112,21 @@ std::vector<PlanRequest> feasible_requests() {
 
 // ---- the planner ------------------------------------------------------------------------------
 
-TEST(Step07Planner, EveryElementOfCIsProducedExactlyOnce) {
+TEST(Step09Planner, EveryElementOfCIsProducedExactlyOnce) {
     for (const PlanRequest& r : feasible_requests()) {
-        const Plan plan = step07::plan_multiply(r);
+        const Plan plan = step09::plan_multiply(r);
         // Chunks partition the rows and panels the columns, so their products tile C.
         expect_partition(
-            plan.chunks, r.m, plan.chunk_rows, [](const step07::Chunk& c) { return c.first_row; },
-            [](const step07::Chunk& c) { return c.rows; }, "chunks of " + describe(r));
+            plan.chunks, r.m, plan.chunk_rows, [](const step09::Chunk& c) { return c.first_row; },
+            [](const step09::Chunk& c) { return c.rows; }, "chunks of " + describe(r));
         expect_partition(
-            plan.panels, r.n, plan.panel_cols, [](const step07::Panel& p) { return p.first_col; },
-            [](const step07::Panel& p) { return p.cols; }, "panels of " + describe(r));
+            plan.panels, r.n, plan.panel_cols, [](const step09::Panel& p) { return p.first_col; },
+            [](const step09::Panel& p) { return p.cols; }, "panels of " + describe(r));
         // And, where C is small enough to count, element by element.
         if (static_cast<long long>(r.m) * r.n <= 2'000'000) {
             std::vector<int> produced(static_cast<std::size_t>(r.m) * r.n, 0);
-            for (const step07::Chunk& chunk : plan.chunks)
-                for (const step07::Panel& panel : plan.panels)
+            for (const step09::Chunk& chunk : plan.chunks)
+                for (const step09::Panel& panel : plan.panels)
                     for (int row = chunk.first_row; row < chunk.first_row + chunk.rows; ++row)
                         for (int col = panel.first_col; col < panel.first_col + panel.cols; ++col)
                             ++produced[static_cast<std::size_t>(row) * r.n + col];
@@ -138,9 +138,9 @@ TEST(Step07Planner, EveryElementOfCIsProducedExactlyOnce) {
     }
 }
 
-TEST(Step07Planner, EachEntrysLiveBuffersFitTheBudget) {
+TEST(Step09Planner, EachEntrysLiveBuffersFitTheBudget) {
     for (const PlanRequest& r : feasible_requests()) {
-        const Plan plan = step07::plan_multiply(r);
+        const Plan plan = step09::plan_multiply(r);
         EXPECT_LE(live_bytes(plan), r.budget_bytes) << describe(r);
         EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
         const long long k = (r.k + 3) / 4 * 4, cols = (plan.panel_cols + 3) / 4 * 4;
@@ -149,29 +149,29 @@ TEST(Step07Planner, EachEntrysLiveBuffersFitTheBudget) {
     }
 }
 
-TEST(Step07Planner, ImpossibleInputsAreRefused) {
-    EXPECT_THROW(step07::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step07::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step07::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
-    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, kGiB, /*entries=*/0)),
+TEST(Step09Planner, ImpossibleInputsAreRefused) {
+    EXPECT_THROW(step09::plan_multiply(request(0, 4, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(request(4, -1, 4, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(request(4, 4, 0, kGiB)), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(request(4, 4, 4, kGiB, /*entries=*/0)),
                  std::invalid_argument);
-    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, kGiB, 1, -2)), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(request(4, 4, 4, kGiB, 1, -2)), std::invalid_argument);
     PlanRequest no_element = request(4, 4, 4, kGiB);
     no_element.element_bytes = 0;
-    EXPECT_THROW(step07::plan_multiply(no_element), std::invalid_argument);
-    EXPECT_THROW(step07::plan_multiply(request(4, 4, 4, /*budget=*/0)), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(no_element), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(request(4, 4, 4, /*budget=*/0)), std::invalid_argument);
     // A chunk of 65536 rows of k = 65536 would need 2^32 elements: more than an int indexes.
-    EXPECT_THROW(step07::plan_multiply(request(65536, 8, 65536, 1ull << 62, 1, 65536, 8)),
+    EXPECT_THROW(step09::plan_multiply(request(65536, 8, 65536, 1ull << 62, 1, 65536, 8)),
                  std::invalid_argument);
 }
 
-TEST(Step07Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
+TEST(Step09Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
     for (const PlanRequest& base :
          {request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
           request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
         std::string message;
         try {
-            step07::plan_multiply(base);
+            step09::plan_multiply(base);
             ADD_FAILURE() << "accepted " << describe(base);
             continue;
         } catch (const std::invalid_argument& error) {
@@ -184,16 +184,16 @@ TEST(Step07Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
         const std::uint64_t least = std::stoull(match[1].str());
         PlanRequest enough = base;
         enough.budget_bytes = least;
-        EXPECT_NO_THROW(step07::plan_multiply(enough)) << message;
+        EXPECT_NO_THROW(step09::plan_multiply(enough)) << message;
         PlanRequest short_by_one = base;
         short_by_one.budget_bytes = least - 1;
-        EXPECT_THROW(step07::plan_multiply(short_by_one), std::invalid_argument) << message;
+        EXPECT_THROW(step09::plan_multiply(short_by_one), std::invalid_argument) << message;
     }
 }
 
-TEST(Step07Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {
+TEST(Step09Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {
     // 16384 at 700 MiB: the plan takes 688 MiB, and a third panel (128 MiB) does not fit.
-    const Plan tight = step07::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
+    const Plan tight = step09::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
     EXPECT_EQ(tight.buffers.b_buffers, 2);
     EXPECT_EQ(tight.buffers.total_bytes(), 688 * kMiB);
 
@@ -202,9 +202,9 @@ TEST(Step07Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {
     // a third of A + B + C (858 MiB); the chunks and panels stay the same either way.
     PlanRequest odd = request(15001, 15001, 15001, 3ull * 15001 * 15001 * 4 / 3);
     odd.multiprocessors = 132;
-    const Plan third = step07::plan_multiply(odd);
+    const Plan third = step09::plan_multiply(odd);
     odd.budget_bytes = kGiB;
-    const Plan gib = step07::plan_multiply(odd);
+    const Plan gib = step09::plan_multiply(odd);
     for (const Plan* plan : {&third, &gib}) {
         EXPECT_EQ(plan->chunk_rows, 2048);
         EXPECT_EQ(plan->panel_cols, 3072);
@@ -216,18 +216,18 @@ TEST(Step07Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {
 
     // Three panels and room: every panel gets a buffer, so each crosses once and stays. Two
     // panels already have one each, and a single panel is resident: no spare.
-    EXPECT_EQ(step07::plan_multiply(request(4096, 6144, 512, 80 * kGiB)).buffers.b_buffers, 3);
-    EXPECT_EQ(step07::plan_multiply(request(4096, 4096, 512, 80 * kGiB)).buffers.b_buffers, 2);
-    EXPECT_EQ(step07::plan_multiply(request(4096, 2048, 512, 80 * kGiB)).buffers.b_buffers, 1);
+    EXPECT_EQ(step09::plan_multiply(request(4096, 6144, 512, 80 * kGiB)).buffers.b_buffers, 3);
+    EXPECT_EQ(step09::plan_multiply(request(4096, 4096, 512, 80 * kGiB)).buffers.b_buffers, 2);
+    EXPECT_EQ(step09::plan_multiply(request(4096, 2048, 512, 80 * kGiB)).buffers.b_buffers, 1);
 }
 
-TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
+TEST(Step09Planner, PrefersTallChunksAndGranuleMultiples) {
     // Plenty of memory: chunks of kPreferredChunkRows, panels of kPreferredPanelCols.
-    const Plan big = step07::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
-    EXPECT_EQ(big.chunk_rows, step07::kPreferredChunkRows);
-    EXPECT_EQ(big.panel_cols, step07::kPreferredPanelCols);
-    EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step07::kPreferredChunkRows));
-    EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step07::kPreferredPanelCols));
+    const Plan big = step09::plan_multiply(request(16384, 16384, 16384, 80 * kGiB));
+    EXPECT_EQ(big.chunk_rows, step09::kPreferredChunkRows);
+    EXPECT_EQ(big.panel_cols, step09::kPreferredPanelCols);
+    EXPECT_EQ(big.chunks.size(), static_cast<std::size_t>(16384 / step09::kPreferredChunkRows));
+    EXPECT_EQ(big.panels.size(), static_cast<std::size_t>(16384 / step09::kPreferredPanelCols));
     // Three chunks of A (two computing, one arriving), two panels and a spare (80 GiB have room
     // for it), a tile per computing chunk and one going home.
     EXPECT_EQ(big.buffers.a_buffers, 3);
@@ -236,7 +236,7 @@ TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
 
     // 5000 rows: three even chunks (1667), rounded up to a multiple of 128; the last takes the
     // rest.
-    const Plan uneven = step07::plan_multiply(request(5000, 300, 20, 80 * kGiB));
+    const Plan uneven = step09::plan_multiply(request(5000, 300, 20, 80 * kGiB));
     EXPECT_EQ(uneven.chunk_rows, 1792);
     EXPECT_EQ(uneven.chunks.size(), 3u);
     EXPECT_EQ(uneven.chunks.back().rows, 5000 - 2 * 1792);
@@ -245,52 +245,52 @@ TEST(Step07Planner, PrefersTallChunksAndGranuleMultiples) {
     EXPECT_EQ(uneven.buffers.c_buffers, 3);
 
     // Four entries on 1000 rows: every entry can get a chunk.
-    const Plan shared = step07::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
+    const Plan shared = step09::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
     EXPECT_EQ(shared.chunks.size(), 4u);
 }
 
-TEST(Step07Planner, WavesCountThePairedTilesOfEachStep) {
+TEST(Step09Planner, WavesCountThePairedTilesOfEachStep) {
     // 512 x 768 in chunks of 256 rows and panels of 512 columns, on 3 multiprocessors: two chunks
     // of 2 block rows each make a pair; panel 0 (2 block columns) gives 2 x 2 x 2 = 8 blocks, 3
     // waves; panel 1 (256 columns, 1 block column) gives 2 x 2 x 1 = 4 blocks, 2 waves.
-    EXPECT_EQ(step07::plan_waves(512, 768, 256, 512, 3), 5);
+    EXPECT_EQ(step09::plan_waves(512, 768, 256, 512, 3), 5);
     // The same pair on 8 multiprocessors: one wave per panel.
-    EXPECT_EQ(step07::plan_waves(512, 768, 256, 512, 8), 2);
+    EXPECT_EQ(step09::plan_waves(512, 768, 256, 512, 8), 2);
     // A third chunk (of 100 rows, 1 block row) pairs with nobody: 2 + 1 more blocks.
-    EXPECT_EQ(step07::plan_waves(612, 768, 256, 512, 8), 4);
+    EXPECT_EQ(step09::plan_waves(612, 768, 256, 512, 8), 4);
     // A partial block still takes a whole slot: 129 x 257 is 2 x 2 blocks.
-    EXPECT_EQ(step07::plan_waves(129, 257, 129, 257, 1), 4);
+    EXPECT_EQ(step09::plan_waves(129, 257, 129, 257, 1), 4);
 }
 
-TEST(Step07Planner, KnowingTheMultiprocessorsFillsWaves) {
+TEST(Step09Planner, KnowingTheMultiprocessorsFillsWaves) {
     // n = 15001 with a third of A + B + C (858 MiB) on a GPU of 132 multiprocessors (an H100):
     // without the count, chunks and panels of 1920 (7.5 block columns of 256, half a block
     // column idle in every tile, 64 waves); with it, panels of whole block columns and fewer
     // waves.
     PlanRequest asked = request(15001, 15001, 15001, 900120004);
-    const Plan blind = step07::plan_multiply(asked);
+    const Plan blind = step09::plan_multiply(asked);
     asked.multiprocessors = 132;
-    const Plan fitted = step07::plan_multiply(asked);
+    const Plan fitted = step09::plan_multiply(asked);
     EXPECT_EQ(blind.panel_cols, 1920);
     const long long blind_waves =
-        step07::plan_waves(15001, 15001, blind.chunk_rows, blind.panel_cols, 132);
+        step09::plan_waves(15001, 15001, blind.chunk_rows, blind.panel_cols, 132);
     const long long fitted_waves =
-        step07::plan_waves(15001, 15001, fitted.chunk_rows, fitted.panel_cols, 132);
+        step09::plan_waves(15001, 15001, fitted.chunk_rows, fitted.panel_cols, 132);
     EXPECT_EQ(blind_waves, 64);
     EXPECT_LT(fitted_waves, blind_waves);
-    EXPECT_EQ(fitted.panel_cols % step07::kWaveTileCols, 0);
-    EXPECT_LE(fitted.panel_cols, step07::kWidestPanelCols);
+    EXPECT_EQ(fitted.panel_cols % step09::kWaveTileCols, 0);
+    EXPECT_LE(fitted.panel_cols, step09::kWidestPanelCols);
     EXPECT_GE(4 * fitted.panels.back().cols, 3 * fitted.panel_cols);  // no short last panel
     EXPECT_LE(fitted.buffers.total_bytes(), asked.budget_bytes);
     // No other candidate of the search does better.
-    for (int cols = step07::kWaveTileCols; cols <= step07::kWidestPanelCols;
-         cols += step07::kWaveTileCols) {
+    for (int cols = step09::kWaveTileCols; cols <= step09::kWidestPanelCols;
+         cols += step09::kWaveTileCols) {
         const int last = 15001 % cols == 0 ? cols : 15001 % cols;
         if (4 * last < 3 * cols)
             continue;
         for (const int rows : {fitted.chunk_rows, blind.chunk_rows}) {
-            if (step07::buffers_for(asked, rows, cols).total_bytes() <= asked.budget_bytes) {
-                EXPECT_GE(step07::plan_waves(15001, 15001, rows, cols, 132), fitted_waves)
+            if (step09::buffers_for(asked, rows, cols).total_bytes() <= asked.budget_bytes) {
+                EXPECT_GE(step09::plan_waves(15001, 15001, rows, cols, 132), fitted_waves)
                     << rows << " x " << cols;
             }
         }
@@ -299,23 +299,23 @@ TEST(Step07Planner, KnowingTheMultiprocessorsFillsWaves) {
     // n = 16384: 2048 x 2048 already fills whole waves and stays.
     PlanRequest square = request(16384, 16384, 16384, kGiB);
     square.multiprocessors = 132;
-    const Plan kept = step07::plan_multiply(square);
+    const Plan kept = step09::plan_multiply(square);
     EXPECT_EQ(kept.chunk_rows, 2048);
     EXPECT_EQ(kept.panel_cols, 2048);
 
     // Overrides are not second-guessed.
     PlanRequest forced = request(15001, 15001, 15001, 900120004, 1, 1920, 1920);
     forced.multiprocessors = 132;
-    const Plan as_asked = step07::plan_multiply(forced);
+    const Plan as_asked = step09::plan_multiply(forced);
     EXPECT_EQ(as_asked.chunk_rows, 1920);
     EXPECT_EQ(as_asked.panel_cols, 1920);
 }
 
-TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
+TEST(Step09Planner, ABudgetForcesChunksAndPanels) {
     // 301 x 517 x 203 floats, worked out by hand in the comments. Stored rows are padded to 4
     // floats: A's to 204, B's to 204 rows of the panel's width rounded up, C's to that width.
     // Everything fits: one chunk, one panel, B resident, one buffer of each.
-    const Plan all = step07::plan_multiply(request(301, 517, 203, 80 * kGiB));
+    const Plan all = step09::plan_multiply(request(301, 517, 203, 80 * kGiB));
     EXPECT_EQ(all.chunks.size(), 1u);
     EXPECT_EQ(all.panels.size(), 1u);
     EXPECT_TRUE(all.b_resident());
@@ -326,7 +326,7 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // 3,168 bytes a row: at most 155 rows. Spreading them as multiples of 128 would take three
     // chunks, and a third buffer of A with them, which does not fit: 155 and 146. The panels get
     // what is left, 3,492 bytes a column: 128, five panels (4 x 128 + 5).
-    const Plan two = step07::plan_multiply(request(301, 517, 203, 700000));
+    const Plan two = step09::plan_multiply(request(301, 517, 203, 700000));
     EXPECT_EQ(two.chunk_rows, 155);
     EXPECT_EQ(two.chunks.size(), 2u);
     EXPECT_EQ(two.panel_cols, 128);
@@ -338,7 +338,7 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // bytes), so both shrink together: 2,448 s + 1,632 p + 12 s p bytes for a side of s stored as
     // p (s rounded up to 4): 15 needs 65,712, so at most 14, 22 chunks (21 x 14 + 7). The panels
     // then get 1,800 bytes a stored column: 16.
-    const Plan many = step07::plan_multiply(request(301, 517, 203, 64 * 1024));
+    const Plan many = step09::plan_multiply(request(301, 517, 203, 64 * 1024));
     EXPECT_EQ(many.chunk_rows, 14);
     EXPECT_EQ(many.chunks.size(), 22u);
     EXPECT_EQ(many.panel_cols, 16);
@@ -347,7 +347,7 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // The benchmark's case: n = 16384 (A, B and C are 1 GiB each) with a budget of a third of
     // that: 8 chunks of 2048 rows (3 x 128 MiB) and 8 panels of 2048 columns (2 x 128 MiB, and
     // 3 x 16 MiB of C), 688 MiB; the 336 MiB left hold a spare panel, 816 MiB in all.
-    const Plan out_of_core = step07::plan_multiply(request(16384, 16384, 16384, kGiB));
+    const Plan out_of_core = step09::plan_multiply(request(16384, 16384, 16384, kGiB));
     EXPECT_EQ(out_of_core.chunks.size(), 8u);
     EXPECT_EQ(out_of_core.chunk_rows, 2048);
     EXPECT_EQ(out_of_core.panels.size(), 8u);
@@ -358,13 +358,13 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
     // 5462 rows of A, more than 1 GiB; four (4096 rows) fit.
     PlanRequest three = request(16384, 16384, 16384, kGiB);
     three.chunk_rows = 5462;
-    EXPECT_THROW(step07::plan_multiply(three), std::invalid_argument);
+    EXPECT_THROW(step09::plan_multiply(three), std::invalid_argument);
     three.chunk_rows = 4096;
-    EXPECT_EQ(step07::plan_multiply(three).chunks.size(), 4u);
+    EXPECT_EQ(step09::plan_multiply(three).chunks.size(), 4u);
 
     // 700 MiB still hold the same plan: 688 MiB. Two buffers of a three-chunk plan alone would
     // take 683 MiB, so even a planner with one chunk less in memory would need four chunks here.
-    const Plan tight = step07::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
+    const Plan tight = step09::plan_multiply(request(16384, 16384, 16384, 700 * kMiB));
     EXPECT_EQ(tight.chunks.size(), 8u);
     EXPECT_EQ(tight.panel_cols, 2048);
     EXPECT_EQ(tight.panels.size(), 8u);
@@ -372,32 +372,32 @@ TEST(Step07Planner, ABudgetForcesChunksAndPanels) {
 
     // 640 MiB leave 256 MiB next to the chunks of A, 152 KiB a column (two panels of B and three
     // tiles of C): at most 1724 columns, 10 panels of 1639, rounded up to 1664 (the last 1408).
-    const Plan narrower = step07::plan_multiply(request(16384, 16384, 16384, 640 * kMiB));
+    const Plan narrower = step09::plan_multiply(request(16384, 16384, 16384, 640 * kMiB));
     EXPECT_EQ(narrower.chunks.size(), 8u);
     EXPECT_EQ(narrower.panel_cols, 1664);
     EXPECT_EQ(narrower.panels.size(), 10u);
     EXPECT_EQ(narrower.panels.back().cols, 1408);
 }
 
-TEST(Step07Planner, OverridesAreTakenAndCapped) {
-    const Plan fixed = step07::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
+TEST(Step09Planner, OverridesAreTakenAndCapped) {
+    const Plan fixed = step09::plan_multiply(request(301, 517, 203, 80 * kGiB, 1, 151, 259));
     EXPECT_EQ(fixed.chunks.size(), 2u);
     EXPECT_EQ(fixed.panels.size(), 2u);
     EXPECT_EQ(fixed.chunks[1].rows, 150);
     EXPECT_EQ(fixed.panels[1].cols, 258);
 
-    const Plan capped = step07::plan_multiply(request(30, 20, 10, 80 * kGiB, 1, 1000, 1000));
+    const Plan capped = step09::plan_multiply(request(30, 20, 10, 80 * kGiB, 1, 1000, 1000));
     EXPECT_EQ(capped.chunk_rows, 30);
     EXPECT_EQ(capped.panel_cols, 20);
 
     // Fixed sizes that do not fit are refused, not quietly changed.
-    EXPECT_THROW(step07::plan_multiply(request(301, 517, 203, 100000, 1, 301, 517)),
+    EXPECT_THROW(step09::plan_multiply(request(301, 517, 203, 100000, 1, 301, 517)),
                  std::invalid_argument);
 }
 
-TEST(Step07Planner, DescriptionNamesCountsAndBytes) {
-    const Plan plan = step07::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
-    const std::string text = step07::describe_plan(plan);
+TEST(Step09Planner, DescriptionNamesCountsAndBytes) {
+    const Plan plan = step09::plan_multiply(request(4, 4, 4, kMiB, 1, 2, 2));
+    const std::string text = step09::describe_plan(plan);
     EXPECT_NE(text.find("2 chunks of up to 2 rows times 2 panels of up to 2 columns (4 tiles)"),
               std::string::npos)
         << text;
@@ -410,31 +410,31 @@ TEST(Step07Planner, DescriptionNamesCountsAndBytes) {
 
 // ---- the device memory budget ----------------------------------------------------------------
 
-TEST(Step07Budget, AllIsTheSmallestShareOfFreeMemoryLessTheMargin) {
-    using step07::DeviceMemory;
-    const std::uint64_t margin = step07::kAllMemoryMargin;
+TEST(Step09Budget, AllIsTheSmallestShareOfFreeMemoryLessTheMargin) {
+    using step09::DeviceMemory;
+    const std::uint64_t margin = step09::kAllMemoryMargin;
     // One device: its free memory less the margin.
-    EXPECT_EQ(step07::budget_per_entry(std::nullopt, {{0, 10 * kGiB, 80 * kGiB}}),
+    EXPECT_EQ(step09::budget_per_entry(std::nullopt, {{0, 10 * kGiB, 80 * kGiB}}),
               10 * kGiB - margin);
     // Device 0 listed twice shares its free memory; device 1 has more, so device 0 decides.
     const std::vector<DeviceMemory> entries{
         {0, 10 * kGiB, 80 * kGiB}, {1, 30 * kGiB, 80 * kGiB}, {0, 10 * kGiB, 80 * kGiB}};
-    EXPECT_EQ(step07::budget_per_entry(std::nullopt, entries), (10 * kGiB - margin) / 2);
+    EXPECT_EQ(step09::budget_per_entry(std::nullopt, entries), (10 * kGiB - margin) / 2);
     // Less free memory than the margin leaves nothing; the planner then refuses the budget.
-    EXPECT_EQ(step07::budget_per_entry(std::nullopt, {{0, margin / 2, 80 * kGiB}}), 0u);
+    EXPECT_EQ(step09::budget_per_entry(std::nullopt, {{0, margin / 2, 80 * kGiB}}), 0u);
 }
 
-TEST(Step07Budget, AGivenBudgetIsKeptUpToWhatTheDeviceHas) {
-    EXPECT_EQ(step07::budget_per_entry(700 * kMiB, {{0, kGiB, 80 * kGiB}}), 700 * kMiB);
+TEST(Step09Budget, AGivenBudgetIsKeptUpToWhatTheDeviceHas) {
+    EXPECT_EQ(step09::budget_per_entry(700 * kMiB, {{0, kGiB, 80 * kGiB}}), 700 * kMiB);
     // Two entries on one 80 GiB device: 40 GiB each is the most.
-    EXPECT_EQ(step07::budget_per_entry(40 * kGiB, {{0, kGiB, 80 * kGiB}, {0, kGiB, 80 * kGiB}}),
+    EXPECT_EQ(step09::budget_per_entry(40 * kGiB, {{0, kGiB, 80 * kGiB}, {0, kGiB, 80 * kGiB}}),
               40 * kGiB);
 }
 
-TEST(Step07Budget, MoreThanTheDeviceHasIsRefused) {
+TEST(Step09Budget, MoreThanTheDeviceHasIsRefused) {
     // --device-memory 999999TiB: the message names the device, what it has and what to give.
     try {
-        step07::budget_per_entry(999999 * 1024 * kGiB, {{0, 79 * kGiB, 80 * kGiB}});
+        step09::budget_per_entry(999999 * 1024 * kGiB, {{0, 79 * kGiB, 80 * kGiB}});
         FAIL() << "a budget of 999999 TiB was accepted";
     } catch (const std::invalid_argument& error) {
         const std::string what = error.what();
@@ -444,7 +444,7 @@ TEST(Step07Budget, MoreThanTheDeviceHasIsRefused) {
     }
     // 41 GiB for each of two entries on one 80 GiB device.
     try {
-        step07::budget_per_entry(41 * kGiB, {{1, kGiB, 80 * kGiB}, {1, kGiB, 80 * kGiB}});
+        step09::budget_per_entry(41 * kGiB, {{1, kGiB, 80 * kGiB}, {1, kGiB, 80 * kGiB}});
         FAIL() << "two entries of 41 GiB on an 80 GiB device were accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("shared by its 2 entries"), std::string::npos)
@@ -454,21 +454,21 @@ TEST(Step07Budget, MoreThanTheDeviceHasIsRefused) {
 
 // ---- host memory ------------------------------------------------------------------------------
 
-TEST(Step07HostMemory, MatricesLargerThanTheHostAreRefusedWithTheirSize) {
+TEST(Step09HostMemory, MatricesLargerThanTheHostAreRefusedWithTheirSize) {
     // -s 46340: three 46340 x 46340 float matrices, 25.8 GB (just under 24 GiB), on a 24 GiB
     // machine, which has 22 GiB available to programs.
     const std::uint64_t needed = 3ull * 46340 * 46340 * sizeof(float);
-    const auto why = step07::host_memory_shortfall(needed, 22 * kGiB, "A, B and C");
+    const auto why = step09::host_memory_shortfall(needed, 22 * kGiB, "A, B and C");
     ASSERT_TRUE(why.has_value());
     EXPECT_NE(why->find("A, B and C need 25.8 GB"), std::string::npos) << *why;
     EXPECT_NE(why->find("this machine has 23.6 GB (22.00 GiB) available"), std::string::npos)
         << *why;
-    EXPECT_FALSE(step07::host_memory_shortfall(needed, 32 * kGiB, "A, B and C"));
-    EXPECT_FALSE(step07::host_memory_shortfall(needed, std::nullopt, "A, B and C"));
+    EXPECT_FALSE(step09::host_memory_shortfall(needed, 32 * kGiB, "A, B and C"));
+    EXPECT_FALSE(step09::host_memory_shortfall(needed, std::nullopt, "A, B and C"));
 }
 
-TEST(Step07HostMemory, TheAvailableMemoryIsReadWhereTheSystemSaysIt) {
-    const auto available = step07::available_host_memory();
+TEST(Step09HostMemory, TheAvailableMemoryIsReadWhereTheSystemSaysIt) {
+    const auto available = step09::available_host_memory();
     if (!available)
         GTEST_SKIP() << "neither /proc/meminfo nor a cgroup limit can be read here";
     EXPECT_GT(*available, 0u);
@@ -476,84 +476,84 @@ TEST(Step07HostMemory, TheAvailableMemoryIsReadWhereTheSystemSaysIt) {
 
 // ---- the schedule -----------------------------------------------------------------------------
 
-TEST(Step07Schedule, ChunksJoinInPairsAStepApartEveryPass) {
+TEST(Step09Schedule, ChunksJoinInPairsAStepApartEveryPass) {
     // P = 4 panels: 0, 1, 4, 5, 8, 9, ...
     const std::size_t expected[] = {0, 1, 4, 5, 8, 9, 12, 13};
     for (std::size_t local = 0; local < std::size(expected); ++local)
-        EXPECT_EQ(step07::join_step(local, 4), expected[local]) << "chunk " << local;
+        EXPECT_EQ(step09::join_step(local, 4), expected[local]) << "chunk " << local;
     // One panel: one chunk per step.
     for (std::size_t local = 0; local < 10; ++local)
-        EXPECT_EQ(step07::join_step(local, 1), local);
+        EXPECT_EQ(step09::join_step(local, 1), local);
 }
 
-TEST(Step07Schedule, ChunksAreTakenHalfAPassAheadOrWhenTheyJoin) {
+TEST(Step09Schedule, ChunksAreTakenHalfAPassAheadOrWhenTheyJoin) {
     // P = 8: the first of a pair half a pass (4 steps) before it joins, the second as it joins.
-    EXPECT_EQ(step07::take_step(1, 8), 1u);
-    EXPECT_EQ(step07::take_step(2, 8), 4u);
-    EXPECT_EQ(step07::take_step(3, 8), 9u);
-    EXPECT_EQ(step07::take_step(4, 8), 12u);
+    EXPECT_EQ(step09::take_step(1, 8), 1u);
+    EXPECT_EQ(step09::take_step(2, 8), 4u);
+    EXPECT_EQ(step09::take_step(3, 8), 9u);
+    EXPECT_EQ(step09::take_step(4, 8), 12u);
     // P = 2 and 3: at least a step ahead.
-    EXPECT_EQ(step07::take_step(2, 2), 1u);
-    EXPECT_EQ(step07::take_step(2, 3), 2u);
+    EXPECT_EQ(step09::take_step(2, 2), 1u);
+    EXPECT_EQ(step09::take_step(2, 3), 2u);
     // One panel: a step ahead.
-    EXPECT_EQ(step07::take_step(5, 1), 4u);
+    EXPECT_EQ(step09::take_step(5, 1), 4u);
 }
 
 // What the worker relies on, for every number of panels: at most kChunksAtOnce chunks compute in
 // a step, no step is empty before the last chunk is done, a chunk is taken no later than it joins
 // and in order, and the chunk whose buffer of A it takes (kChunkBuffers places back) has computed
 // for the last time before it is taken.
-TEST(Step07Schedule, EveryPlanShapeKeepsTheWorkersPromises) {
-    const std::size_t buffers = step07::kChunkBuffers;
+TEST(Step09Schedule, EveryPlanShapeKeepsTheWorkersPromises) {
+    const std::size_t buffers = step09::kChunkBuffers;
     for (std::size_t panels = 1; panels <= 40; ++panels) {
         const std::size_t chunks = 25;
-        const std::size_t last_step = step07::join_step(chunks - 1, panels) + panels - 1;
+        const std::size_t last_step = step09::join_step(chunks - 1, panels) + panels - 1;
         for (std::size_t step = 0; step <= last_step; ++step) {
             std::size_t computing = 0;
             for (std::size_t local = 0; local < chunks; ++local) {
-                const std::size_t join = step07::join_step(local, panels);
+                const std::size_t join = step09::join_step(local, panels);
                 computing += join <= step && step < join + panels ? 1 : 0;
             }
             EXPECT_GE(computing, 1u) << panels << " panels, step " << step;
-            EXPECT_LE(computing, static_cast<std::size_t>(step07::kChunksAtOnce))
+            EXPECT_LE(computing, static_cast<std::size_t>(step09::kChunksAtOnce))
                 << panels << " panels, step " << step;
         }
         for (std::size_t local = 1; local < chunks; ++local) {
-            const std::size_t take = step07::take_step(local, panels);
-            EXPECT_LE(take, step07::join_step(local, panels)) << panels << " panels, " << local;
+            const std::size_t take = step09::take_step(local, panels);
+            EXPECT_LE(take, step09::join_step(local, panels)) << panels << " panels, " << local;
             if (local >= 2) {
-                EXPECT_GE(take, step07::take_step(local - 1, panels))
+                EXPECT_GE(take, step09::take_step(local - 1, panels))
                     << panels << " panels, " << local;
             }
             if (local >= buffers) {
-                const std::size_t previous = step07::join_step(local - buffers, panels);
+                const std::size_t previous = step09::join_step(local - buffers, panels);
                 EXPECT_GE(take, previous + panels) << panels << " panels, chunk " << local;
             }
         }
     }
 }
 
-TEST(Step07Schedule, TheFirstChunkComesInTwoPiecesOfWholeBlockRows) {
-    EXPECT_EQ(step07::first_chunk_top_rows(2048), 1024);
-    EXPECT_EQ(step07::first_chunk_top_rows(1000), 384);  // 500 rounded down to 128s
-    EXPECT_EQ(step07::first_chunk_top_rows(2 * step07::kGranule), step07::kGranule);
-    EXPECT_EQ(step07::first_chunk_top_rows(2 * step07::kGranule - 1), 0);
-    EXPECT_EQ(step07::first_chunk_top_rows(1), 0);
+TEST(Step09Schedule, TheFirstChunkComesInTwoPiecesOfWholeBlockRows) {
+    EXPECT_EQ(step09::first_chunk_top_rows(2048), 1024);
+    EXPECT_EQ(step09::first_chunk_top_rows(1000), 384);  // 500 rounded down to 128s
+    EXPECT_EQ(step09::first_chunk_top_rows(2 * step09::kGranule), step09::kGranule);
+    EXPECT_EQ(step09::first_chunk_top_rows(2 * step09::kGranule - 1), 0);
+    EXPECT_EQ(step09::first_chunk_top_rows(1), 0);
 }
 
 // ---- the timeline -----------------------------------------------------------------------------
 
-TEST(Step07Timeline, CoveredTimeCountsOverlapsOnce) {
-    EXPECT_DOUBLE_EQ(step07::covered_ms({}), 0.0);
-    EXPECT_DOUBLE_EQ(step07::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
-    EXPECT_DOUBLE_EQ(step07::covered_ms({{5, 6}, {0, 10}}), 10.0);
-    EXPECT_DOUBLE_EQ(step07::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
+TEST(Step09Timeline, CoveredTimeCountsOverlapsOnce) {
+    EXPECT_DOUBLE_EQ(step09::covered_ms({}), 0.0);
+    EXPECT_DOUBLE_EQ(step09::covered_ms({{0, 2}, {1, 3}, {5, 6}}), 4.0);
+    EXPECT_DOUBLE_EQ(step09::covered_ms({{5, 6}, {0, 10}}), 10.0);
+    EXPECT_DOUBLE_EQ(step09::covered_ms({{1, 1}, {2, 1}}), 0.0);  // empty and reversed
 }
 
-TEST(Step07Timeline, TimeCoveredByBoth) {
+TEST(Step09Timeline, TimeCoveredByBoth) {
     // Copies 0-4 and 6-8, kernels 2-7: hidden copy time is 2-4 and 6-7.
-    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
-    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);
-    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({{0, 10}}, {{1, 2}, {1.5, 3}, {8, 12}}), 4.0);
-    EXPECT_DOUBLE_EQ(step07::covered_by_both_ms({}, {{0, 1}}), 0.0);
+    EXPECT_DOUBLE_EQ(step09::covered_by_both_ms({{0, 4}, {6, 8}}, {{2, 7}}), 3.0);
+    EXPECT_DOUBLE_EQ(step09::covered_by_both_ms({{0, 1}}, {{1, 2}}), 0.0);
+    EXPECT_DOUBLE_EQ(step09::covered_by_both_ms({{0, 10}}, {{1, 2}, {1.5, 3}, {8, 12}}), 4.0);
+    EXPECT_DOUBLE_EQ(step09::covered_by_both_ms({}, {{0, 1}}), 0.0);
 }

@@ -8,7 +8,7 @@
 #include "common/command_line.hpp"
 #include "common/hip_check.hpp"
 
-namespace step07 {
+namespace step09 {
 
 namespace {
 
@@ -73,7 +73,7 @@ const char* panel_copy_name(PanelCopy copy) {
         if (entry.copy == copy)
             return entry.name;
     }
-    throw std::invalid_argument("step07::panel_copy_name: not a PanelCopy");
+    throw std::invalid_argument("step09::panel_copy_name: not a PanelCopy");
 }
 
 std::string panel_copy_choices() {
@@ -118,4 +118,4 @@ void gather_rows(const float* from, std::size_t from_pitch, float* to, std::size
     HIP_CHECK_LAUNCH();
 }
 
-}  // namespace step07
+}  // namespace step09

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 07's schedule: when each worker's chunks start computing, when it takes them from
+/// \brief Step 09's schedule: when each worker's chunks start computing, when it takes them from
 /// the queue, and how its first chunk is split. These are the parts tuned on one machine (an H100
 /// over PCIe 5.0); the worker in multi_gpu_gemm.hip only follows them. Pure host code, no HIP, so
 /// the formulas have unit tests of their own.
@@ -9,7 +9,7 @@
 
 #include "planner.hpp"
 
-namespace step07 {
+namespace step09 {
 
 /// The step in which a worker's `local`-th chunk (0, 1, 2, ... in the order it took them) starts
 /// computing, with `panels` panels of B. Pairs of chunks join a step apart, a pair every `panels`
@@ -49,4 +49,4 @@ constexpr std::size_t kPanelsByKernel = 2;
 /// the queue, where another worker that runs ahead can take it.
 constexpr std::size_t kQueueLagSteps = 2;
 
-}  // namespace step07
+}  // namespace step09

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 07's program: the 4x4 worked example cut into 2 chunks and 2 panels, then a
+/// \brief Step 09's program: the 4x4 worked example cut into 2 chunks and 2 panels, then a
 /// multiply of any size from host memory on the listed devices, out of core within a memory budget.
 #include <hip/hip_runtime.h>
 
@@ -29,8 +29,8 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step07_multi_gpu_stream",
-    "Step 07: C = A·B from host memory on one or more GPUs, out of core: rows of A and C in chunks "
+    "step09_multi_gpu_stream",
+    "Step 09: C = A·B from host memory on one or more GPUs, out of core: rows of A and C in chunks "
     "shared out from a queue, B streamed through each device in column panels, copies overlapped "
     "with the multiply.",
     "A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}} in float, cut into 2 chunks of 2 rows and "
@@ -43,16 +43,16 @@ const tutorial::StepDescription kStep{
     /*extra_options=*/
     {{"--device-memory",
       "device memory per device entry, e.g. 2GiB, 512MiB, 1.5GB; 'all' = free memory less " +
-          tutorial::format_bytes(step07::kAllMemoryMargin) + ", shared by the entries of a device",
+          tutorial::format_bytes(step09::kAllMemoryMargin) + ", shared by the entries of a device",
       "all"},
-     {"--inner", "the kernel for each tile: " + step07::inner_kernel_choices(),
-      step07::kInnerKernels[0].name},
+     {"--inner", "the kernel for each tile: " + step09::inner_kernel_choices(),
+      step09::kInnerKernels[0].name},
      {"--chunk-rows", "rows of A and C per chunk; 0 = chosen from the budget", "0"},
      {"--panel-cols", "columns of B and C per panel; 0 = chosen from the budget", "0"},
      {"--panel-copy",
-      "how panels of B reach the devices: " + step07::panel_copy_choices() +
+      "how panels of B reach the devices: " + step09::panel_copy_choices() +
           " (the first two by a kernel that reads host memory, the rest by the copy engine)",
-      step07::panel_copy_name(step07::PanelCopy::first_by_kernel)}},
+      step09::panel_copy_name(step09::PanelCopy::first_by_kernel)}},
 };
 
 // The worked example needs 288 bytes per entry; a fixed budget keeps it independent of
@@ -61,8 +61,8 @@ constexpr std::uint64_t kExampleBudget = 1ull << 20;
 
 // [options]
 // The step's own options arrive as text; bad text is a usage error that names the option.
-step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
-    step07::MultiGpuOptions multi;
+step09::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
+    step09::MultiGpuOptions multi;
     const std::string& memory = options.extra.at("--device-memory");
     try {
         if (memory != "all")
@@ -71,7 +71,7 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
         throw tutorial::UsageError(std::string("--device-memory: ") + error.what() + ", or all");
     }
     try {
-        multi.inner = step07::parse_inner_kernel(options.extra.at("--inner"));
+        multi.inner = step09::parse_inner_kernel(options.extra.at("--inner"));
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--inner: ") + error.what());
     }
@@ -80,7 +80,7 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     multi.panel_cols = static_cast<int>(tutorial::parse_whole_number(
         "--panel-cols", options.extra.at("--panel-cols"), 0, tutorial::kMaxDimension));
     try {
-        multi.panel_copy = step07::parse_panel_copy(options.extra.at("--panel-copy"));
+        multi.panel_copy = step09::parse_panel_copy(options.extra.at("--panel-copy"));
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--panel-copy: ") + error.what());
     }
@@ -91,7 +91,7 @@ step07::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
 // machine does not have a usage error (exit 2).
 std::vector<int> resolve_devices(const std::vector<int>& listed) {
     try {
-        return step07::devices_or_all(listed);
+        return step09::devices_or_all(listed);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--devices: ") + error.what());
     }
@@ -108,15 +108,15 @@ void check_host_memory(int m, int n, int k) {
                              std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
                              std::to_string(m) + " x " + std::to_string(n) + ") in float";
     if (const auto shortfall =
-            step07::host_memory_shortfall(needed, step07::available_host_memory(), what))
+            step09::host_memory_shortfall(needed, step09::available_host_memory(), what))
         throw tutorial::RuntimeFailure(*shortfall);
 }
 // [options]
 
 // The plan, with the planner's refusal (a budget too small, say) turned into a usage error.
-step07::Plan plan_or_usage_error(int m, int n, int k, const step07::MultiGpuOptions& multi) {
+step09::Plan plan_or_usage_error(int m, int n, int k, const step09::MultiGpuOptions& multi) {
     try {
-        return step07::plan_for(m, n, k, multi);
+        return step09::plan_for(m, n, k, multi);
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(error.what());
     }
@@ -135,8 +135,8 @@ std::string milliseconds(double value) {
 }
 
 // Who did what in the last call: chunks, bytes, and how well the copies hid behind the kernels.
-void print_statistics(const step07::GemmStatistics& statistics, bool with_times) {
-    for (const step07::EntryStatistics& entry : statistics.entries) {
+void print_statistics(const step09::GemmStatistics& statistics, bool with_times) {
+    for (const step09::EntryStatistics& entry : statistics.entries) {
         std::cout << "  entry " << entry.entry << " on device " << entry.device << ": "
                   << entry.chunks << (entry.chunks == 1 ? " chunk" : " chunks") << " ("
                   << entry.rows << " rows, " << entry.tiles << " tiles, " << entry.panel_copies
@@ -162,28 +162,28 @@ void print_statistics(const step07::GemmStatistics& statistics, bool with_times)
 }
 
 // [worked example]
-int run_worked_example(const tutorial::Options& options, const step07::MultiGpuOptions& multi) {
+int run_worked_example(const tutorial::Options& options, const step09::MultiGpuOptions& multi) {
     const tutorial::Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
     const tutorial::Matrix<float> b = a;
     tutorial::Matrix<float> c(4, 4);
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
 
-    step07::MultiGpuOptions example = multi;
+    step09::MultiGpuOptions example = multi;
     example.device_memory_bytes = kExampleBudget;
     example.chunk_rows = 2;                              // rows 0-1 and rows 2-3 of A and C
     example.panel_cols = 2;                              // columns 0-1 and columns 2-3 of B and C
-    example.host_memory = step07::HostMemory::pageable;  // tutorial::Matrix is ordinary memory
-    const step07::GemmStatistics statistics =
-        step07::gemm(a.data(), b.data(), c.data(), 4, 4, 4, example);
+    example.host_memory = step09::HostMemory::pageable;  // tutorial::Matrix is ordinary memory
+    const step09::GemmStatistics statistics =
+        step09::gemm(a.data(), b.data(), c.data(), 4, 4, 4, example);
     // [worked example]
     if (!options.quiet) {
-        std::cout << step07::describe_plan(statistics.plan);
+        std::cout << step09::describe_plan(statistics.plan);
         print_statistics(statistics, /*with_times=*/false);
     }
     return tutorial::report_worked_example(
         options,
         std::string("Worked example: A (4 x 4) times B (4 x 4) in float, inner kernel ") +
-            step07::inner_kernel_name(multi.inner),
+            step09::inner_kernel_name(multi.inner),
         a, b, c);
 }
 
@@ -200,25 +200,25 @@ std::string device_names(const std::vector<int>& devices) {
 }
 
 // [general multiply]
-int run_general(const tutorial::Options& options, const step07::MultiGpuOptions& multi) {
+int run_general(const tutorial::Options& options, const step09::MultiGpuOptions& multi) {
     const int m = options.m, n = options.n, k = options.k;
     // The plan, with the budget it was made for, is made once: every timed call follows it.
-    const step07::Plan plan = plan_or_usage_error(m, n, k, multi);
+    const step09::Plan plan = plan_or_usage_error(m, n, k, multi);
     const std::string names = device_names(multi.devices);
     if (!options.quiet) {
         std::cout << "\nGeneral multiply on " << multi.devices.size()
                   << (multi.devices.size() == 1 ? " device entry" : " device entries")
                   << ", devices " << names << ": C (" << m << " x " << n << ") = A (" << m << " x "
                   << k << ") B (" << k << " x " << n << "), random values in [-1, 1], seed "
-                  << options.seed << ", inner kernel " << step07::inner_kernel_name(multi.inner)
+                  << options.seed << ", inner kernel " << step09::inner_kernel_name(multi.inner)
                   << "\n"
                   << "Budget per device entry: " << tutorial::format_bytes(plan.budget_bytes)
                   << (multi.device_memory_bytes
                           ? ""
                           : " (all: free memory less " +
-                                tutorial::format_bytes(step07::kAllMemoryMargin) + ")")
+                                tutorial::format_bytes(step09::kAllMemoryMargin) + ")")
                   << "\n"
-                  << step07::describe_plan(plan);
+                  << step09::describe_plan(plan);
     }
 
     tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -228,21 +228,21 @@ int run_general(const tutorial::Options& options, const step07::MultiGpuOptions&
     std::memset(c.data(), 0xFF, c.bytes());
     // Page-locked once for all runs: the step's copies run asynchronously only from page-locked
     // memory, and locking it in every call would be timed with the multiply.
-    const step07::HostRegistration pinned(
+    const step09::HostRegistration pinned(
         /*enabled=*/true, {{a.data(), a.bytes()}, {b.data(), b.bytes()}, {c.data(), c.bytes()}});
-    step07::MultiGpuOptions run_options = multi;
-    run_options.host_memory = step07::HostMemory::pinned;
+    step09::MultiGpuOptions run_options = multi;
+    run_options.host_memory = step09::HostMemory::pinned;
 
     // The device buffers, like the host matrices, are set up once: the first run allocates them and
     // the later runs reuse them, as a program that multiplies again and again would.
-    step07::Workspace workspace;
-    step07::GemmStatistics last;
+    step09::Workspace workspace;
+    step09::GemmStatistics last;
     auto multiply = [&] {
-        last = step07::gemm(a.data(), b.data(), c.data(), plan, run_options, workspace);
+        last = step09::gemm(a.data(), b.data(), c.data(), plan, run_options, workspace);
     };
     tutorial::RunReport report;
-    report.step = "07";
-    report.variant = std::string("stream_") + step07::inner_kernel_name(multi.inner);
+    report.step = "09";
+    report.variant = std::string("stream_") + step09::inner_kernel_name(multi.inner);
     report.device = names;
     report.m = m;
     report.n = n;
@@ -277,11 +277,11 @@ int main(int argc, char** argv) {
             std::cout << kStep.summary << "\n\n";
         if (!options.example_only)
             check_host_memory(options.m, options.n, options.k);
-        step07::MultiGpuOptions multi = parse_step_options(options);
+        step09::MultiGpuOptions multi = parse_step_options(options);
         multi.devices = resolve_devices(options.devices);
         // Chosen first, so a machine without a GPU stops here with a clear message.
         tutorial::select_device(multi.devices.front());
-        if (const auto why_not = step07::inner_kernel_unavailable(multi.inner))
+        if (const auto why_not = step09::inner_kernel_unavailable(multi.inner))
             throw tutorial::UsageError("--inner vendor: " + *why_not);
 
         const int example = run_worked_example(options, multi);

@@ -26,7 +26,7 @@
 #include "panel_copy.hpp"
 #include "schedule.hpp"
 
-namespace step07 {
+namespace step09 {
 
 // [workspace]
 // One entry's buffers and what they were allocated for: a later plan reuses them only where it
@@ -414,7 +414,7 @@ bool Worker::take_chunk(std::size_t step) {
         // so its kernels are all queued and the copy can wait for them.
         const ChunkEvents& previous = chunks_[local - a_.size()];
         if (previous.join + job_.plan.panels.size() > step)
-            throw std::logic_error("step07: a chunk of A would overwrite one still computing");
+            throw std::logic_error("step09: a chunk of A would overwrite one still computing");
         wait_for_chunk(local - a_.size(), copy_in_.get());
     }
     events.copy_start.record(copy_in_.get());
@@ -578,11 +578,11 @@ void work(Job& job, int entry, Workspace::Entry& kept, EntryStatistics& statisti
 GemmStatistics gemm(const float* a, const float* b, float* c, int m, int n, int k,
                     const MultiGpuOptions& options) {
     if (m < 0 || n < 0 || k < 0)
-        throw std::invalid_argument("step07::gemm: negative size");
+        throw std::invalid_argument("step09::gemm: negative size");
     if (m == 0 || n == 0)
         return {};  // C is empty
     if (a == nullptr || b == nullptr || c == nullptr)
-        throw std::invalid_argument("step07::gemm: a null matrix pointer");
+        throw std::invalid_argument("step09::gemm: a null matrix pointer");
     if (k == 0) {
         std::fill(c, c + elements(m, n), 0.0f);  // empty sums
         return {};
@@ -600,11 +600,11 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
 GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options, Workspace& workspace) {
     if (a == nullptr || b == nullptr || c == nullptr)
-        throw std::invalid_argument("step07::gemm: a null matrix pointer");
+        throw std::invalid_argument("step09::gemm: a null matrix pointer");
     if (plan.entries != static_cast<int>(options.devices.size()) || plan.chunks.empty() ||
         plan.panels.empty()) {
         throw std::invalid_argument(
-            "step07::gemm: the plan was made for " + std::to_string(plan.entries) +
+            "step09::gemm: the plan was made for " + std::to_string(plan.entries) +
             " device entries, the options list " + std::to_string(options.devices.size()));
     }
     const int m = plan.m, n = plan.n, k = plan.k;
@@ -663,4 +663,4 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
 }
 // [gemm]
 
-}  // namespace step07
+}  // namespace step09

@@ -8,7 +8,7 @@
 
 #include "common/byte_size.hpp"
 
-namespace step07 {
+namespace step09 {
 namespace {
 
 std::uint64_t ceil_div(std::uint64_t value, std::uint64_t divisor) {
@@ -82,18 +82,18 @@ int tallest_fitting(int m, int limit, Fits fits) {
 void check_request(const PlanRequest& request) {
     if (request.m < 1 || request.n < 1 || request.k < 1) {
         throw std::invalid_argument(
-            "step07 plan: m, n and k must be at least 1, got m = " + std::to_string(request.m) +
+            "step09 plan: m, n and k must be at least 1, got m = " + std::to_string(request.m) +
             ", n = " + std::to_string(request.n) + ", k = " + std::to_string(request.k));
     }
     if (request.element_bytes == 0)
-        throw std::invalid_argument("step07 plan: the element size must not be 0");
+        throw std::invalid_argument("step09 plan: the element size must not be 0");
     if (request.entries < 1) {
         throw std::invalid_argument(
-            "step07 plan: no device entries to run on; list at least one device");
+            "step09 plan: no device entries to run on; list at least one device");
     }
     if (request.chunk_rows < 0 || request.panel_cols < 0) {
         throw std::invalid_argument(
-            "step07 plan: chunk rows and panel columns must be positive (or 0 to choose them)");
+            "step09 plan: chunk rows and panel columns must be positive (or 0 to choose them)");
     }
 }
 
@@ -181,7 +181,7 @@ Plan plan_multiply(const PlanRequest& request) {
     int cols = request.panel_cols > 0 ? std::min(request.panel_cols, n) : 0;
     if (rows > index_limit || cols > index_limit) {
         throw std::invalid_argument(
-            "step07 plan: a chunk of " + std::to_string(rows) + " rows or a panel of " +
+            "step09 plan: a chunk of " + std::to_string(rows) + " rows or a panel of " +
             std::to_string(cols) + " columns with k = " + std::to_string(k) +
             " would hold more elements than a 32-bit int can index; at most " +
             std::to_string(index_limit) + " rows or columns");
@@ -315,4 +315,4 @@ std::string describe_plan(const Plan& plan) {
     return text.str();
 }
 
-}  // namespace step07
+}  // namespace step09

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 07's chunk planner: how C is cut into row chunks and B into column panels so that
+/// \brief Step 09's chunk planner: how C is cut into row chunks and B into column panels so that
 /// each device entry's buffers fit its memory budget. Pure host code, no HIP.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace step07 {
+namespace step09 {
 
 /// Chunk rows and panel columns are multiples of this where the budget and the sizes allow: it is
 /// the edge of step 05's block tile, so a chunk or panel that is a multiple of it leaves no
@@ -194,4 +194,4 @@ Plan plan_multiply(const PlanRequest& request);
 /// bytes against the budget.
 std::string describe_plan(const Plan& plan);
 
-}  // namespace step07
+}  // namespace step09

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace step07 {
+namespace step09 {
 
 HostRegistration::HostRegistration(bool enabled, std::initializer_list<Range> ranges) {
     if (!enabled) {
@@ -40,4 +40,4 @@ HostRegistration::~HostRegistration() {
         (void)hipHostUnregister(pointer);
 }
 
-}  // namespace step07
+}  // namespace step09

@@ -1,5 +1,5 @@
 /// \file
-/// \brief Step 07's entry point: C = A·B for matrices in host memory, on one or more GPUs, out of
+/// \brief Step 09's entry point: C = A·B for matrices in host memory, on one or more GPUs, out of
 /// core: rows of A and C in chunks handed out from a shared queue, B streamed through each device
 /// in column panels, copies overlapped with the multiply.
 #pragma once
@@ -15,7 +15,7 @@
 #include "panel_copy.hpp"
 #include "planner.hpp"
 
-namespace step07 {
+namespace step09 {
 
 /// Compute streams (lanes) per worker: its tiles' kernels take turns on them, so that the next
 /// tile's kernel fills the multiprocessors that the current one leaves idle while its last blocks
@@ -185,4 +185,4 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
 GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options, Workspace& workspace);
 
-}  // namespace step07
+}  // namespace step09

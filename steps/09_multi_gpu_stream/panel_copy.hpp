@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-namespace step07 {
+namespace step09 {
 
 /// How panels of B reach a device.
 enum class PanelCopy {
@@ -52,4 +52,4 @@ constexpr int kGatherThreads = 64;
 /// multiprocessor, which fits beside the multiply's blocks.
 constexpr int kFirstPanelBlocksPerMultiprocessor = 8;
 
-}  // namespace step07
+}  // namespace step09

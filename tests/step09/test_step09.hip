@@ -1,4 +1,4 @@
-// Step 07 on one GPU: every shape, every kind of plan (one, two and many chunks and panels, from
+// Step 09 on one GPU: every shape, every kind of plan (one, two and many chunks and panels, from
 // budgets and from overrides), each inner kernel, a device listed twice, pinned and pageable host
 // memory, and the faults: bad devices, a budget too small, an allocation that fails.
 #include <gtest/gtest.h>
@@ -23,12 +23,12 @@
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
 #include "schedule.hpp"
-#include "tests/step07/step07_test_support.hpp"
+#include "tests/step09/step09_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
 
-using step07::InnerKernel;
-using step07::MultiGpuOptions;
+using step09::InnerKernel;
+using step09::MultiGpuOptions;
 using tutorial::Matrix;
 using tutorial_test::Shape;
 using tutorial_test::shape_name;
@@ -38,8 +38,8 @@ namespace {
 // Skips a test of the vendor inner kernel, with the reason, on a build without a vendor BLAS.
 #define SKIP_IF_UNAVAILABLE(inner)                                                      \
     do {                                                                                \
-        if (const auto why_not_ = step07::inner_kernel_unavailable(inner))              \
-            GTEST_SKIP() << "inner kernel " << step07::inner_kernel_name(inner) << ": " \
+        if (const auto why_not_ = step09::inner_kernel_unavailable(inner))              \
+            GTEST_SKIP() << "inner kernel " << step09::inner_kernel_name(inner) << ": " \
                          << *why_not_;                                                  \
     } while (false)
 
@@ -60,31 +60,31 @@ Matrix<int> to_int(const Matrix<float>& matrix) {
 // Random A and B for a shape, multiplied with `options` and checked against the reference; the
 // statistics must add up too.
 void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64_t seed,
-                     step07::GemmStatistics* statistics = nullptr) {
+                     step09::GemmStatistics* statistics = nullptr) {
     Matrix<float> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, seed);
     tutorial::fill_random(b, seed + 1);
-    step07::GemmStatistics local;
-    step07::GemmStatistics& result = statistics != nullptr ? *statistics : local;
-    const Matrix<float> c = step07_test::multiply(a, b, options, &result);
+    step09::GemmStatistics local;
+    step09::GemmStatistics& result = statistics != nullptr ? *statistics : local;
+    const Matrix<float> c = step09_test::multiply(a, b, options, &result);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << shape_name(s) << ": " << report.summary();
-    step07_test::expect_consistent(result, s.m, s.n, s.k);
+    step09_test::expect_consistent(result, s.m, s.n, s.k);
 }
 
 }  // namespace
 
 // ---- the worked example -----------------------------------------------------------------------
 
-TEST(Step07, WorkedExampleInTwoChunksAndTwoPanels) {
+TEST(Step09, WorkedExampleInTwoChunksAndTwoPanels) {
     TUTORIAL_REQUIRE_GPU();
     const Matrix<float> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
     MultiGpuOptions options;
     options.device_memory_bytes = 1 << 20;
     options.chunk_rows = 2;
     options.panel_cols = 2;
-    step07::GemmStatistics statistics;
-    const Matrix<float> c = step07_test::multiply(a, a, options, &statistics);
+    step09::GemmStatistics statistics;
+    const Matrix<float> c = step09_test::multiply(a, a, options, &statistics);
     const float expected[4][4] = {
         {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
     for (int i = 0; i < 4; ++i)
@@ -95,27 +95,27 @@ TEST(Step07, WorkedExampleInTwoChunksAndTwoPanels) {
     ASSERT_EQ(statistics.entries.size(), 1u);
     EXPECT_EQ(statistics.entries[0].chunks, 2);
     EXPECT_EQ(statistics.entries[0].tiles, 4);
-    step07_test::expect_consistent(statistics, 4, 4, 4);
+    step09_test::expect_consistent(statistics, 4, 4, 4);
 }
 
 // ---- shapes, with the plan the default budget ("all") gives -----------------------------------
 
-class Step07Shapes : public testing::TestWithParam<Shape> {};
+class Step09Shapes : public testing::TestWithParam<Shape> {};
 
-TEST_P(Step07Shapes, RandomFloatsWithinTheBound) {
+TEST_P(Step09Shapes, RandomFloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s = GetParam();
     expect_verified(s, MultiGpuOptions{}, 100 + s.m + s.n + s.k);
 }
 
-TEST_P(Step07Shapes, SmallIntegersExactly) {
+TEST_P(Step09Shapes, SmallIntegersExactly) {
     TUTORIAL_REQUIRE_GPU();
     // Integers in [-8, 8] with K < 2^18 keep every partial sum an exact integer in float.
     const Shape s = GetParam();
     Matrix<int> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, 300 + s.m, -8, 8);
     tutorial::fill_random(b, 400 + s.n, -8, 8);
-    const Matrix<float> c = step07_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
+    const Matrix<float> c = step09_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
     const auto report = tutorial::verify_gemm(a, b, to_int(c));
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -127,7 +127,7 @@ const Shape kShapes[] = {{1, 1, 1},    {3, 3, 2},      {7, 13, 5},        {17, 3
                          {33, 29, 31}, {4100, 33, 17}, {5000, 130, 9},    {20, 2049, 7},
                          {1, 1, 3000}, {260, 132, 36}, {1031, 1025, 1037}};
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Step07Shapes, testing::ValuesIn(kShapes),
+INSTANTIATE_TEST_SUITE_P(Shapes, Step09Shapes, testing::ValuesIn(kShapes),
                          [](const testing::TestParamInfo<Shape>& info) {
                              return shape_name(info.param);
                          });
@@ -159,9 +159,9 @@ void PrintTo(const PlanCase& plan, std::ostream* out) {
     *out << plan.name;
 }
 
-class Step07Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
+class Step09Plans : public testing::TestWithParam<std::tuple<PlanCase, InnerKernel>> {};
 
-TEST_P(Step07Plans, EveryTileVerified) {
+TEST_P(Step09Plans, EveryTileVerified) {
     TUTORIAL_REQUIRE_GPU();
     const auto [plan, inner] = GetParam();
     SKIP_IF_UNAVAILABLE(inner);
@@ -171,7 +171,7 @@ TEST_P(Step07Plans, EveryTileVerified) {
     options.chunk_rows = plan.chunk_rows;
     options.panel_cols = plan.panel_cols;
     options.inner = inner;
-    step07::GemmStatistics statistics;
+    step09::GemmStatistics statistics;
     expect_verified({301, 517, 203}, options, 7000, &statistics);
     EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks);
     EXPECT_EQ(statistics.plan.panels.size(), plan.panels);
@@ -179,61 +179,61 @@ TEST_P(Step07Plans, EveryTileVerified) {
         EXPECT_LE(statistics.plan.buffers.total_bytes(), plan.budget);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plans, Step07Plans,
+INSTANTIATE_TEST_SUITE_P(Plans, Step09Plans,
                          testing::Combine(testing::ValuesIn(kPlanCases),
-                                          testing::ValuesIn(step07::all_inner_kernels())),
+                                          testing::ValuesIn(step09::all_inner_kernels())),
                          [](const testing::TestParamInfo<std::tuple<PlanCase, InnerKernel>>& info) {
                              return std::string(std::get<0>(info.param).name) + "_" +
-                                    step07::inner_kernel_name(std::get<1>(info.param));
+                                    step09::inner_kernel_name(std::get<1>(info.param));
                          });
 
 // ---- several workers on one GPU ---------------------------------------------------------------
 
-TEST(Step07, DeviceListedTwiceSharesTheChunks) {
+TEST(Step09, DeviceListedTwiceSharesTheChunks) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0};
     options.chunk_rows = 64;  // 17 chunks for two workers
     options.panel_cols = 300;
-    step07::GemmStatistics statistics;
+    step09::GemmStatistics statistics;
     expect_verified({1031, 1025, 1037}, options, 8000, &statistics);
     ASSERT_EQ(statistics.entries.size(), 2u);
-    for (const step07::EntryStatistics& entry : statistics.entries) {
+    for (const step09::EntryStatistics& entry : statistics.entries) {
         EXPECT_EQ(entry.device, 0);
         std::cout << "entry " << entry.entry << " took " << entry.chunks << " chunks\n";
     }
 }
 
-TEST(Step07, DeviceListedThreeTimesWithATightBudget) {
+TEST(Step09, DeviceListedThreeTimesWithATightBudget) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.devices = {0, 0, 0};
     options.device_memory_bytes = 256 * 1024;  // per entry
-    step07::GemmStatistics statistics;
+    step09::GemmStatistics statistics;
     expect_verified({777, 555, 333}, options, 8100, &statistics);
     EXPECT_GT(statistics.plan.chunks.size(), 3u);
     EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
 }
 
-TEST(Step07, AllMemoryIsSharedByTheEntriesOfADevice) {
+TEST(Step09, AllMemoryIsSharedByTheEntriesOfADevice) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions one, two;
     two.devices = {0, 0};
-    const std::uint64_t alone = step07::resolve_budget(one);
-    const std::uint64_t shared = step07::resolve_budget(two);
+    const std::uint64_t alone = step09::resolve_budget(one);
+    const std::uint64_t shared = step09::resolve_budget(two);
     EXPECT_GT(alone, 0u);
-    EXPECT_LE(shared, alone / 2 + step07_test::kMemoryTolerance);
-    EXPECT_GE(shared + step07_test::kMemoryTolerance, alone / 2);
+    EXPECT_LE(shared, alone / 2 + step09_test::kMemoryTolerance);
+    EXPECT_GE(shared + step09_test::kMemoryTolerance, alone / 2);
 }
 
 // ---- the plan made once ------------------------------------------------------------------------
 
-TEST(Step07, ThePlanGivenIsThePlanRun) {
+TEST(Step09, ThePlanGivenIsThePlanRun) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{301, 517, 203};
     MultiGpuOptions options;
     options.device_memory_bytes = 700000;
-    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    const step09::Plan plan = step09::plan_for(s.m, s.n, s.k, options);
     EXPECT_EQ(plan.budget_bytes, 700000u);
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7100);
@@ -241,14 +241,14 @@ TEST(Step07, ThePlanGivenIsThePlanRun) {
     options.device_memory_bytes = 1;  // not read again: the plan holds the budget
     for (int run = 0; run < 2; ++run) {
         std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-        const step07::GemmStatistics statistics =
-            step07::gemm(a.data(), b.data(), c.data(), plan, options);
+        const step09::GemmStatistics statistics =
+            step09::gemm(a.data(), b.data(), c.data(), plan, options);
         EXPECT_EQ(statistics.plan.budget_bytes, plan.budget_bytes);
         EXPECT_EQ(statistics.plan.chunks.size(), plan.chunks.size());
         EXPECT_EQ(statistics.plan.panels.size(), plan.panels.size());
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << "run " << run << ": " << report.summary();
-        step07_test::expect_consistent(statistics, s.m, s.n, s.k);
+        step09_test::expect_consistent(statistics, s.m, s.n, s.k);
     }
 }
 
@@ -259,32 +259,32 @@ TEST(Step07, ThePlanGivenIsThePlanRun) {
 // another plan and allocates again after release(). k = 203 is stored as 204: the padding column
 // of A's reused buffers must still hold zeros. One entry, so that it takes every chunk and its
 // allocations do not depend on how a queue was shared.
-TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
+TEST(Step09Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{301, 517, 203};
     MultiGpuOptions options;
     options.chunk_rows = 64;
     options.panel_cols = 48;
-    const step07::Plan first = step07::plan_for(s.m, s.n, s.k, options);
+    const step09::Plan first = step09::plan_for(s.m, s.n, s.k, options);
     options.chunk_rows = 32;
-    const step07::Plan other = step07::plan_for(s.m, s.n, s.k, options);
+    const step09::Plan other = step09::plan_for(s.m, s.n, s.k, options);
     ASSERT_NE(first.buffers.total_bytes(), other.buffers.total_bytes());
-    step07::Workspace workspace;
+    step09::Workspace workspace;
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7200);
     struct Call {
-        const step07::Plan& plan;
+        const step09::Plan& plan;
         bool allocates;
     };
     const Call calls[] = {{first, true}, {first, false}, {other, true}, {other, false}};
     for (std::size_t call = 0; call < std::size(calls); ++call) {
         tutorial::fill_random(b, 7201 + call);
         std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-        const step07::GemmStatistics statistics =
-            step07::gemm(a.data(), b.data(), c.data(), calls[call].plan, options, workspace);
+        const step09::GemmStatistics statistics =
+            step09::gemm(a.data(), b.data(), c.data(), calls[call].plan, options, workspace);
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << "call " << call << ": " << report.summary();
-        step07_test::expect_consistent(statistics, s.m, s.n, s.k);
+        step09_test::expect_consistent(statistics, s.m, s.n, s.k);
         ASSERT_EQ(statistics.entries.size(), 1u);
         EXPECT_EQ(statistics.entries[0].bytes_allocated,
                   calls[call].allocates ? calls[call].plan.buffers.total_bytes() : 0u)
@@ -293,8 +293,8 @@ TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
     }
     workspace.release();
     EXPECT_EQ(workspace.bytes(), 0u);
-    const step07::GemmStatistics again =
-        step07::gemm(a.data(), b.data(), c.data(), other, options, workspace);
+    const step09::GemmStatistics again =
+        step09::gemm(a.data(), b.data(), c.data(), other, options, workspace);
     EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed);
     EXPECT_EQ(again.entries[0].bytes_allocated, other.buffers.total_bytes());
 }
@@ -303,30 +303,30 @@ TEST(Step07Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
 // none allocated only what its first step needs. Whatever the sharing, what the calls allocate
 // adds up to what the workspace holds, a call with the same plan only adds to it, another plan
 // replaces it, and every result is right.
-TEST(Step07Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
+TEST(Step09Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{301, 517, 203};
     MultiGpuOptions options;
     options.devices = {0, 0};
     options.chunk_rows = 64;
     options.panel_cols = 48;
-    const step07::Plan first = step07::plan_for(s.m, s.n, s.k, options);
+    const step09::Plan first = step09::plan_for(s.m, s.n, s.k, options);
     options.chunk_rows = 32;
-    const step07::Plan other = step07::plan_for(s.m, s.n, s.k, options);
-    step07::Workspace workspace;
+    const step09::Plan other = step09::plan_for(s.m, s.n, s.k, options);
+    step09::Workspace workspace;
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7250);
-    const step07::Plan* plans[] = {&first, &first, &other, &other};
+    const step09::Plan* plans[] = {&first, &first, &other, &other};
     std::uint64_t held = 0;
     for (std::size_t call = 0; call < std::size(plans); ++call) {
         const bool same_plan = call > 0 && plans[call] == plans[call - 1];
         tutorial::fill_random(b, 7251 + call);
         std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-        const step07::GemmStatistics statistics =
-            step07::gemm(a.data(), b.data(), c.data(), *plans[call], options, workspace);
+        const step09::GemmStatistics statistics =
+            step09::gemm(a.data(), b.data(), c.data(), *plans[call], options, workspace);
         EXPECT_TRUE(tutorial::verify_gemm(a, b, c).passed) << "call " << call;
         std::uint64_t allocated = 0;
-        for (const step07::EntryStatistics& entry : statistics.entries)
+        for (const step09::EntryStatistics& entry : statistics.entries)
             allocated += entry.bytes_allocated;
         EXPECT_EQ(workspace.bytes(), (same_plan ? held : 0) + allocated) << "call " << call;
         EXPECT_LE(workspace.bytes(), 2 * plans[call]->buffers.total_bytes()) << "call " << call;
@@ -336,19 +336,19 @@ TEST(Step07Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
 }
 
 // Without a Workspace every call allocates its buffers, and frees them before it returns.
-TEST(Step07Workspace, EachCallWithoutOneAllocates) {
+TEST(Step09Workspace, EachCallWithoutOneAllocates) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{130, 90, 70};
     MultiGpuOptions options;
     options.chunk_rows = 32;
     options.panel_cols = 32;
-    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
+    const step09::Plan plan = step09::plan_for(s.m, s.n, s.k, options);
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7300);
     tutorial::fill_random(b, 7301);
     for (int call = 0; call < 2; ++call) {
-        const step07::GemmStatistics statistics =
-            step07::gemm(a.data(), b.data(), c.data(), plan, options);
+        const step09::GemmStatistics statistics =
+            step09::gemm(a.data(), b.data(), c.data(), plan, options);
         ASSERT_EQ(statistics.entries.size(), 1u);
         EXPECT_EQ(statistics.entries[0].bytes_allocated, plan.buffers.total_bytes())
             << "call " << call;
@@ -358,7 +358,7 @@ TEST(Step07Workspace, EachCallWithoutOneAllocates) {
 
 // ---- host memory ------------------------------------------------------------------------------
 
-TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
+TEST(Step09, PinnedHostMemoryIsUsedAsItIs) {
     TUTORIAL_REQUIRE_GPU();
     const int m = 517, n = 301, k = 263;
     Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -370,13 +370,13 @@ TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
     MultiGpuOptions options;
     options.chunk_rows = 100;
     options.panel_cols = 128;
-    for (const step07::HostMemory memory :
-         {step07::HostMemory::pinned, step07::HostMemory::pageable}) {
+    for (const step09::HostMemory memory :
+         {step09::HostMemory::pinned, step09::HostMemory::pageable}) {
         // Pinned memory declared pageable cannot be registered again: the copies must still work.
         std::memset(host_c.get(), 0xFF, c.bytes());
         options.host_memory = memory;
-        const step07::GemmStatistics statistics =
-            step07::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, options);
+        const step09::GemmStatistics statistics =
+            step09::gemm(host_a.get(), host_b.get(), host_c.get(), m, n, k, options);
         std::memcpy(c.data(), host_c.get(), c.bytes());
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << statistics.host_memory << ": " << report.summary();
@@ -391,7 +391,7 @@ TEST(Step07, PinnedHostMemoryIsUsedAsItIs) {
 // of a pinned host matrix at an odd column of an odd pitch (single floats, rows starting anywhere
 // in a 128-byte line), and at an aligned one (float4); more blocks than rows and fewer. The
 // destination's padding columns and the rows after the block keep their sentinel.
-TEST(Step07PanelCopy, GatherCopiesExactlyTheBlockAsked) {
+TEST(Step09PanelCopy, GatherCopiesExactlyTheBlockAsked) {
     TUTORIAL_REQUIRE_GPU();
     struct Case {
         int host_cols, first_col, rows, cols, to_pitch, blocks;
@@ -408,7 +408,7 @@ TEST(Step07PanelCopy, GatherCopiesExactlyTheBlockAsked) {
         tutorial::PinnedBuffer<float> host(static_cast<std::size_t>(host_rows) * c.host_cols);
         for (std::size_t i = 0; i < host.size(); ++i)
             host.get()[i] = static_cast<float>(i % 1000003) + 0.25f;
-        const float* view = step07::device_view_of_host(host.get());
+        const float* view = step09::device_view_of_host(host.get());
         ASSERT_NE(view, nullptr) << "hipHostMalloc memory must be addressable by the device";
         const std::size_t to_rows = static_cast<std::size_t>(c.rows) + 1;
         tutorial::DeviceBuffer<float> to(to_rows * c.to_pitch);
@@ -416,7 +416,7 @@ TEST(Step07PanelCopy, GatherCopiesExactlyTheBlockAsked) {
         std::vector<float> back(to.size(), sentinel);
         HIP_CHECK(
             hipMemcpy(to.get(), back.data(), to.size() * sizeof(float), hipMemcpyHostToDevice));
-        step07::gather_rows(view + c.host_cols + c.first_col,  // from the second row on
+        step09::gather_rows(view + c.host_cols + c.first_col,  // from the second row on
                             static_cast<std::size_t>(c.host_cols), to.get(),
                             static_cast<std::size_t>(c.to_pitch), c.rows, c.cols, c.blocks,
                             nullptr);
@@ -440,7 +440,7 @@ TEST(Step07PanelCopy, GatherCopiesExactlyTheBlockAsked) {
 // Each way of bringing the panels gives the same C, and the statistics say how many came by the
 // kernel: none with the copy engine, all with the kernel, the first kPanelsByKernel of each entry
 // by default. Pinned memory, so that the device can read it on every platform.
-TEST(Step07PanelCopy, EveryWayGivesCAndCountsItsPanels) {
+TEST(Step09PanelCopy, EveryWayGivesCAndCountsItsPanels) {
     TUTORIAL_REQUIRE_GPU();
     for (const Shape s : {Shape{203, 517, 131}, Shape{160, 512, 96}}) {
         Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
@@ -449,30 +449,30 @@ TEST(Step07PanelCopy, EveryWayGivesCAndCountsItsPanels) {
         tutorial::PinnedBuffer<float> host_a(a.size()), host_b(b.size()), host_c(c.size());
         std::memcpy(host_a.get(), a.data(), a.bytes());
         std::memcpy(host_b.get(), b.data(), b.bytes());
-        for (const step07::PanelCopy how :
-             {step07::PanelCopy::first_by_kernel, step07::PanelCopy::copy_engine,
-              step07::PanelCopy::kernel}) {
+        for (const step09::PanelCopy how :
+             {step09::PanelCopy::first_by_kernel, step09::PanelCopy::copy_engine,
+              step09::PanelCopy::kernel}) {
             MultiGpuOptions options;
             options.devices = {0, 0};
             options.chunk_rows = 40;
             options.panel_cols = 64;
-            options.host_memory = step07::HostMemory::pinned;
+            options.host_memory = step09::HostMemory::pinned;
             options.panel_copy = how;
             std::fill(host_c.get(), host_c.get() + c.size(), std::nanf(""));
-            const step07::GemmStatistics statistics =
-                step07::gemm(host_a.get(), host_b.get(), host_c.get(), s.m, s.n, s.k, options);
+            const step09::GemmStatistics statistics =
+                step09::gemm(host_a.get(), host_b.get(), host_c.get(), s.m, s.n, s.k, options);
             std::memcpy(c.data(), host_c.get(), c.bytes());
             const auto report = tutorial::verify_gemm(a, b, c);
-            EXPECT_TRUE(report.passed) << shape_name(s) << ", " << step07::panel_copy_name(how)
+            EXPECT_TRUE(report.passed) << shape_name(s) << ", " << step09::panel_copy_name(how)
                                        << ": " << report.summary();
-            for (const step07::EntryStatistics& entry : statistics.entries) {
+            for (const step09::EntryStatistics& entry : statistics.entries) {
                 const int expected =
-                    how == step07::PanelCopy::copy_engine ? 0
-                    : how == step07::PanelCopy::kernel
+                    how == step09::PanelCopy::copy_engine ? 0
+                    : how == step09::PanelCopy::kernel
                         ? entry.panel_copies
-                        : std::min(entry.panel_copies, static_cast<int>(step07::kPanelsByKernel));
+                        : std::min(entry.panel_copies, static_cast<int>(step09::kPanelsByKernel));
                 EXPECT_EQ(entry.panels_by_kernel, expected)
-                    << shape_name(s) << ", " << step07::panel_copy_name(how) << ", entry "
+                    << shape_name(s) << ", " << step09::panel_copy_name(how) << ", entry "
                     << entry.entry << " of " << entry.panel_copies << " panels";
             }
         }
@@ -481,31 +481,31 @@ TEST(Step07PanelCopy, EveryWayGivesCAndCountsItsPanels) {
 
 // Ordinary memory that gemm() page-locked is mapped for the devices too, so the default brings
 // the first panels by the kernel; where locking failed, the copy engine brings them all.
-TEST(Step07PanelCopy, RegisteredMemoryIsReadByTheKernel) {
+TEST(Step09PanelCopy, RegisteredMemoryIsReadByTheKernel) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;
     options.chunk_rows = 50;
     options.panel_cols = 100;
-    step07::GemmStatistics statistics;
+    step09::GemmStatistics statistics;
     expect_verified({150, 300, 77}, options, 9200, &statistics);
     ASSERT_EQ(statistics.entries.size(), 1u);
-    const step07::EntryStatistics& entry = statistics.entries[0];
+    const step09::EntryStatistics& entry = statistics.entries[0];
     if (statistics.host_memory == "page-locked (hipHostRegister)") {
         EXPECT_EQ(entry.panels_by_kernel,
-                  std::min(entry.panel_copies, static_cast<int>(step07::kPanelsByKernel)));
+                  std::min(entry.panel_copies, static_cast<int>(step09::kPanelsByKernel)));
     } else {
         EXPECT_EQ(entry.panels_by_kernel, 0) << statistics.host_memory;
     }
 }
 
-TEST(Step07Faults, PanelCopyNamesRoundTrip) {
-    for (const step07::PanelCopy how :
-         {step07::PanelCopy::first_by_kernel, step07::PanelCopy::copy_engine,
-          step07::PanelCopy::kernel}) {
-        EXPECT_EQ(step07::parse_panel_copy(step07::panel_copy_name(how)), how);
+TEST(Step09Faults, PanelCopyNamesRoundTrip) {
+    for (const step09::PanelCopy how :
+         {step09::PanelCopy::first_by_kernel, step09::PanelCopy::copy_engine,
+          step09::PanelCopy::kernel}) {
+        EXPECT_EQ(step09::parse_panel_copy(step09::panel_copy_name(how)), how);
     }
     try {
-        step07::parse_panel_copy("dma");
+        step09::parse_panel_copy("dma");
         ADD_FAILURE() << "'dma' was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("first-by-kernel, copy-engine or kernel"),
@@ -514,7 +514,7 @@ TEST(Step07Faults, PanelCopyNamesRoundTrip) {
     }
 }
 
-TEST(Step07, OverwritesCInsteadOfAccumulating) {
+TEST(Step09, OverwritesCInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     // Two multiplies into the same C: a version that adds to C would return twice the product.
     const int m = 70, n = 36, k = 44;
@@ -525,7 +525,7 @@ TEST(Step07, OverwritesCInsteadOfAccumulating) {
     options.chunk_rows = 16;
     options.panel_cols = 8;
     for (int run = 0; run < 2; ++run)
-        step07::gemm(a.data(), b.data(), c.data(), m, n, k, options);
+        step09::gemm(a.data(), b.data(), c.data(), m, n, k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -534,7 +534,7 @@ TEST(Step07, OverwritesCInsteadOfAccumulating) {
 // padding must hold zeros wherever it meets a real element, also in a buffer of B that held a
 // wider panel before. NaNs in the first two panels of B must make exactly those columns of C NaN
 // and leave the last panel's columns right; NaNs in rows of A exactly those rows of C.
-TEST(Step07, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
+TEST(Step09, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
     TUTORIAL_REQUIRE_GPU();
     const int m = 9, n = 29, k = 7, poisoned_cols = 24;
     auto poisoned_row = [](int i) { return i == 1 || i == 4 || i == 8; };
@@ -564,13 +564,13 @@ TEST(Step07, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
     MultiGpuOptions options;
     options.chunk_rows = 4;
     options.panel_cols = 12;
-    for (const InnerKernel inner : step07::all_inner_kernels()) {
-        if (step07::inner_kernel_unavailable(inner))
+    for (const InnerKernel inner : step09::all_inner_kernels()) {
+        if (step09::inner_kernel_unavailable(inner))
             continue;  // the vendor BLAS on a build without one
         options.inner = inner;
-        const std::string name = step07::inner_kernel_name(inner);
+        const std::string name = step09::inner_kernel_name(inner);
 
-        step07::gemm(a.data(), b_poisoned.data(), c.data(), m, n, k, options);
+        step09::gemm(a.data(), b_poisoned.data(), c.data(), m, n, k, options);
         Matrix<float> c_clean(m, n - poisoned_cols);
         for (int i = 0; i < m; ++i) {
             for (int j = 0; j < n; ++j) {
@@ -584,7 +584,7 @@ TEST(Step07, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
         const auto columns = tutorial::verify_gemm(a, b_clean, c_clean);
         EXPECT_TRUE(columns.passed) << name << ", the last panel: " << columns.summary();
 
-        step07::gemm(a_poisoned.data(), b.data(), c.data(), m, n, k, options);
+        step09::gemm(a_poisoned.data(), b.data(), c.data(), m, n, k, options);
         Matrix<float> c_rows(m - 3, n);
         for (int i = 0, row = 0; i < m; ++i) {
             const bool poisoned = poisoned_row(i);
@@ -602,34 +602,34 @@ TEST(Step07, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
     }
 }
 
-TEST(Step07, EmptyProductsNeedNoDevice) {
+TEST(Step09, EmptyProductsNeedNoDevice) {
     // m = 0 or n = 0: nothing to do; k = 0: C is all zeros (empty sums).
     float c[6] = {1, 2, 3, 4, 5, 6};
-    step07::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
-    step07::gemm(c, c, c, 2, 0, 2, MultiGpuOptions{});
+    step09::gemm(c, c, c, 0, 3, 2, MultiGpuOptions{});
+    step09::gemm(c, c, c, 2, 0, 2, MultiGpuOptions{});
     for (int i = 0; i < 6; ++i)
         EXPECT_EQ(c[i], static_cast<float>(i + 1));
     const float a[1] = {0}, b[1] = {0};
-    step07::gemm(a, b, c, 2, 3, 0, MultiGpuOptions{});
+    step09::gemm(a, b, c, 2, 3, 0, MultiGpuOptions{});
     for (int i = 0; i < 6; ++i)
         EXPECT_EQ(c[i], 0.0f);
 }
 
 // ---- bad input and faults ---------------------------------------------------------------------
 
-TEST(Step07Faults, NegativeSizesAndNullPointersAreRefused) {
+TEST(Step09Faults, NegativeSizesAndNullPointersAreRefused) {
     float x[4] = {};
-    EXPECT_THROW(step07::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
-    EXPECT_THROW(step07::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
-    EXPECT_THROW(step07::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step09::gemm(x, x, x, -1, 2, 2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step09::gemm(x, x, x, 2, 2, -2, MultiGpuOptions{}), std::invalid_argument);
+    EXPECT_THROW(step09::gemm(nullptr, x, x, 2, 2, 1, MultiGpuOptions{}), std::invalid_argument);
 }
 
-TEST(Step07Faults, ZeroDevicesAreRefused) {
+TEST(Step09Faults, ZeroDevicesAreRefused) {
     float x[4] = {};
     MultiGpuOptions options;
     options.devices = {};
     try {
-        step07::gemm(x, x, x, 2, 2, 1, options);
+        step09::gemm(x, x, x, 2, 2, 1, options);
         FAIL() << "an empty device list was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("list of devices is empty"), std::string::npos)
@@ -637,13 +637,13 @@ TEST(Step07Faults, ZeroDevicesAreRefused) {
     }
 }
 
-TEST(Step07Faults, AnUnknownDeviceIsRefused) {
+TEST(Step09Faults, AnUnknownDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     float x[4] = {};
     MultiGpuOptions options;
     options.devices = {0, tutorial::device_count()};
     try {
-        step07::gemm(x, x, x, 2, 2, 1, options);
+        step09::gemm(x, x, x, 2, 2, 1, options);
         FAIL() << "device " << tutorial::device_count() << " was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("there is no device"), std::string::npos)
@@ -651,13 +651,13 @@ TEST(Step07Faults, AnUnknownDeviceIsRefused) {
     }
 }
 
-TEST(Step07Faults, ABudgetTooSmallForOnePanelIsRefused) {
+TEST(Step09Faults, ABudgetTooSmallForOnePanelIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
     options.device_memory_bytes = 1000;
     try {
-        step07::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        step09::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
         FAIL() << "a budget of 1000 bytes was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("smallest budget that works"), std::string::npos)
@@ -665,13 +665,13 @@ TEST(Step07Faults, ABudgetTooSmallForOnePanelIsRefused) {
     }
 }
 
-TEST(Step07Faults, ABudgetLargerThanTheDeviceIsRefused) {
+TEST(Step09Faults, ABudgetLargerThanTheDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
     Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
     options.device_memory_bytes = std::uint64_t{1} << 62;  // --device-memory 4194304TiB
     try {
-        step07::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
+        step09::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
         FAIL() << "a budget of 2^62 bytes was accepted";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find("is more than device 0 has"), std::string::npos)
@@ -679,21 +679,21 @@ TEST(Step07Faults, ABudgetLargerThanTheDeviceIsRefused) {
     }
 }
 
-TEST(Step07Faults, APlanMadeForOtherOptionsIsRefused) {
+TEST(Step09Faults, APlanMadeForOtherOptionsIsRefused) {
     // A plan for two entries run with one device: refused before any device is touched.
-    step07::PlanRequest request;
+    step09::PlanRequest request;
     request.m = request.n = request.k = 4;
     request.entries = 2;
     request.budget_bytes = 1 << 20;
-    const step07::Plan plan = step07::plan_multiply(request);
+    const step09::Plan plan = step09::plan_multiply(request);
     float x[16] = {};
     MultiGpuOptions options;
     options.devices = {0};
-    EXPECT_THROW(step07::gemm(x, x, x, plan, options), std::invalid_argument);
+    EXPECT_THROW(step09::gemm(x, x, x, plan, options), std::invalid_argument);
 }
 
-TEST(Step07Faults, InnerKernelNamesRoundTrip) {
-    for (const InnerKernel inner : step07::all_inner_kernels())
-        EXPECT_EQ(step07::parse_inner_kernel(step07::inner_kernel_name(inner)), inner);
-    EXPECT_THROW(step07::parse_inner_kernel("cublas"), std::invalid_argument);
+TEST(Step09Faults, InnerKernelNamesRoundTrip) {
+    for (const InnerKernel inner : step09::all_inner_kernels())
+        EXPECT_EQ(step09::parse_inner_kernel(step09::inner_kernel_name(inner)), inner);
+    EXPECT_THROW(step09::parse_inner_kernel("cublas"), std::invalid_argument);
 }

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace step07 {
+namespace step09 {
 
 /// One operation on a device's timeline, in milliseconds from a common start.
 struct Interval {
@@ -21,4 +21,4 @@ double covered_ms(std::vector<Interval> intervals);
 /// running at once: for copies and kernels, the copy time hidden behind computation.
 double covered_by_both_ms(std::vector<Interval> first, std::vector<Interval> second);
 
-}  // namespace step07
+}  // namespace step09

@@ -9,7 +9,7 @@
 #include "steps/05_lds_float4/lds_float4_gemm.hpp"
 #include "steps/06_every_shape/every_shape_gemm.hpp"
 
-namespace step07 {
+namespace step09 {
 
 std::vector<InnerKernel> all_inner_kernels() {
     std::vector<InnerKernel> kernels;
@@ -23,7 +23,7 @@ const char* inner_kernel_name(InnerKernel inner) {
         if (info.kernel == inner)
             return info.name;
     }
-    throw std::invalid_argument("step07::inner_kernel_name: not an InnerKernel");
+    throw std::invalid_argument("step09::inner_kernel_name: not an InnerKernel");
 }
 
 std::string inner_kernel_choices() {
@@ -93,4 +93,4 @@ void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b,
 }
 // [inner kernels]
 
-}  // namespace step07
+}  // namespace step09

@@ -11,7 +11,7 @@
 #include "multi_gpu_gemm.hpp"
 #include "timeline.hpp"
 
-namespace step07 {
+namespace step09 {
 
 /// A worker's operations in the order it queued them. The events must outlive the log.
 class OperationLog {
@@ -51,4 +51,4 @@ class OperationLog {
     std::vector<Logged> logged_;
 };
 
-}  // namespace step07
+}  // namespace step09

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace step07 {
+namespace step09 {
 
 /// The bytes of host memory a program can still allocate: the kernel's estimate (MemAvailable in
 /// /proc/meminfo), capped by the memory limit of the control group the process runs in (cgroup
@@ -21,4 +21,4 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
                                                  std::optional<std::uint64_t> available,
                                                  const std::string& what);
 
-}  // namespace step07
+}  // namespace step09

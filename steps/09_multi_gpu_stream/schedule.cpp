@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace step07 {
+namespace step09 {
 
 // join_step() pairs chunks (local / 2, local % 2): two at a time, sharing every panel, and one
 // more buffer of A for the chunk that arrives while they compute.
@@ -33,4 +33,4 @@ int first_chunk_top_rows(int rows) {
 }
 // [join]
 
-}  // namespace step07
+}  // namespace step09

@@ -1,4 +1,4 @@
-// Step 07's release test: an allocation that fails on one device entry must be reported, must not
+// Step 09's release test: an allocation that fails on one device entry must be reported, must not
 // hang, and must give back every byte the call had taken. It reads the device's free memory before
 // and after, so CTest runs it alone (RUN_SERIAL): another test allocating on the same GPU at the
 // same time would move that figure.
@@ -14,11 +14,11 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/step07/step07_test_support.hpp"
+#include "tests/step09/step09_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
 
-using step07::MultiGpuOptions;
+using step09::MultiGpuOptions;
 using tutorial::Matrix;
 
 using tutorial_test::Shape;
@@ -26,9 +26,9 @@ using tutorial_test::Shape;
 // The fault hook makes one entry's allocation fail. The call must throw the allocation's
 // RuntimeFailure, return (no worker may wait for the failed one) and leave device memory where it
 // was; the next call must work.
-class Step07AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
+class Step09AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
 
-TEST_P(Step07AllocationFailure, ReportedReleasedAndRecovered) {
+TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{600, 700, 500};
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
@@ -38,13 +38,13 @@ TEST_P(Step07AllocationFailure, ReportedReleasedAndRecovered) {
     options.devices = GetParam();
     options.chunk_rows = 32;  // enough chunks for the healthy workers to be busy when it fails
     options.panel_cols = 128;
-    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
-    const std::size_t before = step07_test::free_device_bytes(0);
+    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
+    const std::size_t before = step09_test::free_device_bytes(0);
 
     for (std::size_t failing = 0; failing < options.devices.size(); ++failing) {
         options.fail_allocation_on_entry = static_cast<int>(failing);
-        const std::exception_ptr error = step07_test::run_with_deadline(
-            [&] { step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
+        const std::exception_ptr error = step09_test::run_with_deadline(
+            [&] { step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
         ASSERT_TRUE(error) << "entry " << failing << " could not allocate, yet gemm succeeded";
         try {
             std::rethrow_exception(error);
@@ -54,19 +54,19 @@ TEST_P(Step07AllocationFailure, ReportedReleasedAndRecovered) {
         } catch (const std::exception& other) {
             ADD_FAILURE() << "expected a RuntimeFailure, got: " << other.what();
         }
-        const std::size_t after = step07_test::free_device_bytes(0);
-        EXPECT_LE(before, after + step07_test::kMemoryTolerance)
+        const std::size_t after = step09_test::free_device_bytes(0);
+        EXPECT_LE(before, after + step09_test::kMemoryTolerance)
             << "device memory not released: " << (before - after) << " bytes fewer free";
     }
 
     options.fail_allocation_on_entry = -1;
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
+    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << "after the failures: " << report.summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(Entries, Step07AllocationFailure,
+INSTANTIATE_TEST_SUITE_P(Entries, Step09AllocationFailure,
                          testing::Values(std::vector<int>{0}, std::vector<int>{0, 0},
                                          std::vector<int>{0, 0, 0}),
                          [](const testing::TestParamInfo<std::vector<int>>& info) {
@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(Entries, Step07AllocationFailure,
 // The same fault through a Workspace that holds buffers from a healthy call: the failed call must
 // release the whole workspace (every entry's buffers, not only the failing one's), so the device
 // gets back what the workspace held, and the workspace must work again afterwards.
-TEST(Step07AllocationFailure, AFailedCallReleasesTheWorkspace) {
+TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     TUTORIAL_REQUIRE_GPU();
     // Buffers of about 16 MiB per entry: more than the tolerance of the memory readings.
     const Shape s{600, 640, 2100};
@@ -87,29 +87,29 @@ TEST(Step07AllocationFailure, AFailedCallReleasesTheWorkspace) {
     options.devices = {0, 0};
     options.chunk_rows = 300;
     options.panel_cols = 320;
-    step07::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // contexts, workspaces
-    const std::size_t before = step07_test::free_device_bytes(0);
+    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // contexts, workspaces
+    const std::size_t before = step09_test::free_device_bytes(0);
 
-    step07::Workspace workspace;
-    const step07::Plan plan = step07::plan_for(s.m, s.n, s.k, options);
-    step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    step09::Workspace workspace;
+    const step09::Plan plan = step09::plan_for(s.m, s.n, s.k, options);
+    step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
     // At most both entries' whole plans (an entry that took no chunk holds less).
     ASSERT_LE(workspace.bytes(), 2 * plan.buffers.total_bytes());
-    ASSERT_GT(workspace.bytes(), step07_test::kMemoryTolerance);
+    ASSERT_GT(workspace.bytes(), step09_test::kMemoryTolerance);
 
     options.fail_allocation_on_entry = 1;
-    const std::exception_ptr error = step07_test::run_with_deadline(
-        [&] { step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
+    const std::exception_ptr error = step09_test::run_with_deadline(
+        [&] { step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
     ASSERT_TRUE(error) << "entry 1 could not allocate, yet gemm succeeded";
     EXPECT_THROW(std::rethrow_exception(error), tutorial::RuntimeFailure);
     EXPECT_EQ(workspace.bytes(), 0u);
-    const std::size_t after = step07_test::free_device_bytes(0);
-    EXPECT_LE(before, after + step07_test::kMemoryTolerance)
+    const std::size_t after = step09_test::free_device_bytes(0);
+    EXPECT_LE(before, after + step09_test::kMemoryTolerance)
         << "device memory not released: " << (before - after) << " bytes fewer free";
 
     options.fail_allocation_on_entry = -1;
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    step07::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << "after the failure: " << report.summary();
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace step07 {
+namespace step09 {
 
 /// Page-locks host ranges with hipHostRegister, mapped for every device, for its lifetime and
 /// unregisters them at the end. A range that cannot be locked (memory that is pinned already, for
@@ -37,4 +37,4 @@ class HostRegistration {
     std::string note_;
 };
 
-}  // namespace step07
+}  // namespace step09

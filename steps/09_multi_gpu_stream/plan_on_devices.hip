@@ -13,7 +13,7 @@
 #include "common/hip_check.hpp"
 #include "multi_gpu_gemm.hpp"
 
-namespace step07 {
+namespace step09 {
 
 std::vector<int> devices_or_all(const std::vector<int>& listed) {
     if (const auto reason = tutorial::gpu_unavailable_reason())
@@ -48,7 +48,7 @@ std::uint64_t resolve_budget(const MultiGpuOptions& options) {
 Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
     if (options.devices.empty()) {
         throw std::invalid_argument(
-            "step07::gemm: the list of devices is empty; name at least one device");
+            "step09::gemm: the list of devices is empty; name at least one device");
     }
     devices_or_all(options.devices);  // each one exists
     PlanRequest request;
@@ -69,4 +69,4 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
     return plan_multiply(request);
 }
 
-}  // namespace step07
+}  // namespace step09

@@ -1,4 +1,4 @@
-// Step 07 on two GPUs (label multi_gpu): the same multiply spread over devices 0 and 1, in any
+// Step 09 on two GPUs (label multi_gpu): the same multiply spread over devices 0 and 1, in any
 // order and with repeats, both devices taking work, and an allocation that fails on the second
 // device. On a machine with fewer than two GPUs every test is skipped with the reason.
 #include <gtest/gtest.h>
@@ -12,9 +12,9 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "tests/step07/step07_test_support.hpp"
+#include "tests/step09/step09_test_support.hpp"
 
-using step07::MultiGpuOptions;
+using step09::MultiGpuOptions;
 using tutorial::Matrix;
 
 namespace {
@@ -31,8 +31,8 @@ namespace {
 // Creates the contexts of devices 0 and 1 up front, so neither worker starts late because its
 // device was still being initialized.
 void warm_up_two_devices() {
-    step07_test::free_device_bytes(0);
-    step07_test::free_device_bytes(1);
+    step09_test::free_device_bytes(0);
+    step09_test::free_device_bytes(1);
 }
 
 struct Case {
@@ -56,9 +56,9 @@ void PrintTo(const Case& test_case, std::ostream* out) {
 
 }  // namespace
 
-class Step07MultiGpu : public testing::TestWithParam<Case> {};
+class Step09MultiGpu : public testing::TestWithParam<Case> {};
 
-TEST_P(Step07MultiGpu, VerifiedAcrossDevices) {
+TEST_P(Step09MultiGpu, VerifiedAcrossDevices) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     const Case& c = GetParam();
@@ -69,19 +69,19 @@ TEST_P(Step07MultiGpu, VerifiedAcrossDevices) {
     options.devices = c.devices;
     options.chunk_rows = c.chunk_rows;
     options.panel_cols = c.panel_cols;
-    step07::GemmStatistics statistics;
-    const Matrix<float> result = step07_test::multiply(a, b, options, &statistics);
+    step09::GemmStatistics statistics;
+    const Matrix<float> result = step09_test::multiply(a, b, options, &statistics);
     const auto report = tutorial::verify_gemm(a, b, result);
     EXPECT_TRUE(report.passed) << report.summary();
-    step07_test::expect_consistent(statistics, c.m, c.n, c.k);
+    step09_test::expect_consistent(statistics, c.m, c.n, c.k);
     for (std::size_t i = 0; i < c.devices.size(); ++i)
         EXPECT_EQ(statistics.entries[i].device, c.devices[i]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, Step07MultiGpu, testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Cases, Step09MultiGpu, testing::ValuesIn(kCases),
                          [](const testing::TestParamInfo<Case>& info) { return info.param.name; });
 
-TEST(Step07MultiGpuBalance, BothDevicesTakeChunks) {
+TEST(Step09MultiGpuBalance, BothDevicesTakeChunks) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     // 128 chunks, each of which multiplies all of B (16 MiB): tens of milliseconds in all, and a
@@ -94,19 +94,19 @@ TEST(Step07MultiGpuBalance, BothDevicesTakeChunks) {
     MultiGpuOptions options;
     options.devices = {0, 1};
     options.chunk_rows = 64;
-    step07::GemmStatistics statistics;
-    const Matrix<float> c = step07_test::multiply(a, b, options, &statistics);
+    step09::GemmStatistics statistics;
+    const Matrix<float> c = step09_test::multiply(a, b, options, &statistics);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
-    step07_test::expect_consistent(statistics, m, n, k);
-    for (const step07::EntryStatistics& entry : statistics.entries) {
+    step09_test::expect_consistent(statistics, m, n, k);
+    for (const step09::EntryStatistics& entry : statistics.entries) {
         EXPECT_GT(entry.chunks, 0) << "device " << entry.device << " took no chunk";
         std::cout << "device " << entry.device << ": " << entry.chunks << " chunks, "
                   << entry.compute_ms << " ms of kernels in " << entry.span_ms << " ms\n";
     }
 }
 
-TEST(Step07MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
+TEST(Step09MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
     const int m = 1000, n = 800, k = 600;
@@ -116,13 +116,13 @@ TEST(Step07MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     MultiGpuOptions options;
     options.devices = {0, 1};
     options.chunk_rows = 32;
-    step07::gemm(a.data(), b.data(), c.data(), m, n, k, options);  // a first, healthy call
-    const std::size_t before[2] = {step07_test::free_device_bytes(0),
-                                   step07_test::free_device_bytes(1)};
+    step09::gemm(a.data(), b.data(), c.data(), m, n, k, options);  // a first, healthy call
+    const std::size_t before[2] = {step09_test::free_device_bytes(0),
+                                   step09_test::free_device_bytes(1)};
 
     options.fail_allocation_on_entry = 1;
-    const std::exception_ptr error = step07_test::run_with_deadline(
-        [&] { step07::gemm(a.data(), b.data(), c.data(), m, n, k, options); }, 120);
+    const std::exception_ptr error = step09_test::run_with_deadline(
+        [&] { step09::gemm(a.data(), b.data(), c.data(), m, n, k, options); }, 120);
     ASSERT_TRUE(error) << "device 1 could not allocate, yet gemm succeeded";
     try {
         std::rethrow_exception(error);
@@ -135,8 +135,8 @@ TEST(Step07MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
         ADD_FAILURE() << "expected a RuntimeFailure, got: " << other.what();
     }
     for (int device = 0; device < 2; ++device) {
-        const std::size_t after = step07_test::free_device_bytes(device);
-        EXPECT_LE(before[device], after + step07_test::kMemoryTolerance)
+        const std::size_t after = step09_test::free_device_bytes(device);
+        EXPECT_LE(before[device], after + step09_test::kMemoryTolerance)
             << "device " << device << " did not get its memory back";
     }
 }

@@ -1,5 +1,5 @@
 /// \file
-/// \brief What step 07's GPU tests share: a multiply from host matrices with C poisoned first,
+/// \brief What step 09's GPU tests share: a multiply from host matrices with C poisoned first,
 /// checks of the statistics, device memory readings and a deadline against hangs.
 #pragma once
 
@@ -25,18 +25,18 @@
 #include "multi_gpu_gemm.hpp"
 #include "schedule.hpp"
 
-namespace step07_test {
+namespace step09_test {
 
-/// C = A·B with step07::gemm from tutorial::Matrix (ordinary, pageable memory). C starts as NaN
+/// C = A·B with step09::gemm from tutorial::Matrix (ordinary, pageable memory). C starts as NaN
 /// everywhere, so an element no tile wrote fails any comparison.
 inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
                                         const tutorial::Matrix<float>& b,
-                                        const step07::MultiGpuOptions& options,
-                                        step07::GemmStatistics* statistics = nullptr) {
+                                        const step09::MultiGpuOptions& options,
+                                        step09::GemmStatistics* statistics = nullptr) {
     tutorial::Matrix<float> c(a.rows(), b.cols());
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    const step07::GemmStatistics result =
-        step07::gemm(a.data(), b.data(), c.data(), a.rows(), b.cols(), a.cols(), options);
+    const step09::GemmStatistics result =
+        step09::gemm(a.data(), b.data(), c.data(), a.rows(), b.cols(), a.cols(), options);
     if (statistics != nullptr)
         *statistics = result;
     return c;
@@ -45,26 +45,26 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
 /// The panels of B an entry copies for `chunks` chunks: every step brings panel (step mod P), and
 /// the steps run from 0 to the last chunk's join_step() plus its P steps. With no more panels
 /// than buffers every panel comes once and stays.
-inline int expected_panel_copies(const step07::Plan& plan, int chunks) {
+inline int expected_panel_copies(const step09::Plan& plan, int chunks) {
     const int panels = static_cast<int>(plan.panels.size());
     if (chunks == 0)
         return 0;
     if (panels <= plan.buffers.b_buffers)
         return panels;
-    return static_cast<int>(step07::join_step(static_cast<std::size_t>(chunks - 1),
+    return static_cast<int>(step09::join_step(static_cast<std::size_t>(chunks - 1),
                                               static_cast<std::size_t>(panels))) +
            panels;
 }
 
 /// The timeline must respect what the events promise: each kernel starts after its chunk of A
 /// (for the entry's first kernel: ends after it) and its panel of B have arrived, and after the
-/// kernel step07::kLanes tiles back (the tiles take turns on that many compute streams); each tile
+/// kernel step09::kLanes tiles back (the tiles take turns on that many compute streams); each tile
 /// of C leaves after its kernel; a panel copy into a buffer starts after every kernel that read the
 /// buffer's previous panel has ended; a chunk of A copied into a buffer starts after every kernel
 /// of the chunk that used the buffer before (`a_buffers` chunks earlier on this entry). Event times
 /// have microsecond resolution, hence the slack.
-inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, int b_buffers) {
-    using Kind = step07::Operation::Kind;
+inline void expect_ordered(const step09::EntryStatistics& entry, int a_buffers, int b_buffers) {
+    using Kind = step09::Operation::Kind;
     constexpr double slack = 0.01;
     std::map<int, double> a_arrived;   // chunk -> when its rows of A were in
     std::map<int, double> chunk_done;  // chunk -> when its last kernel so far ended
@@ -78,7 +78,7 @@ inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, 
         double read_until;  // when the last kernel that read it ended
     };
     std::vector<Buffer> resident;
-    for (const step07::Operation& op : entry.operations) {
+    for (const step09::Operation& op : entry.operations) {
         switch (op.kind) {
             case Kind::copy_a:
                 if (static_cast<int>(taken.size()) >= a_buffers) {
@@ -110,8 +110,8 @@ inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, 
                     EXPECT_GE(op.begin_ms + slack, a_arrived[op.chunk])
                         << "kernel before its chunk of A";
                 }
-                if (kernel_ends.size() >= step07::kLanes) {
-                    EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - step07::kLanes])
+                if (kernel_ends.size() >= step09::kLanes) {
+                    EXPECT_GE(op.begin_ms + slack, kernel_ends[kernel_ends.size() - step09::kLanes])
                         << "two kernels on one compute stream overlap";
                 }
                 kernel_ends.push_back(op.end_ms);
@@ -140,13 +140,13 @@ inline void expect_ordered(const step07::EntryStatistics& entry, int a_buffers, 
 /// The statistics must add up to the plan: every chunk taken once, every byte of C sent home
 /// once, each entry's copies in equal to its chunks of A plus the panels of B it copied, and its
 /// timeline in the order the events impose.
-inline void expect_consistent(const step07::GemmStatistics& statistics, int m, int n, int k) {
-    const step07::Plan& plan = statistics.plan;
+inline void expect_consistent(const step09::GemmStatistics& statistics, int m, int n, int k) {
+    const step09::Plan& plan = statistics.plan;
     const std::uint64_t e = sizeof(float);
     int chunks = 0;
     long long rows = 0;
     std::uint64_t to_host = 0;
-    for (const step07::EntryStatistics& entry : statistics.entries) {
+    for (const step09::EntryStatistics& entry : statistics.entries) {
         chunks += entry.chunks;
         rows += entry.rows;
         to_host += entry.bytes_to_host;
@@ -156,12 +156,12 @@ inline void expect_consistent(const step07::GemmStatistics& statistics, int m, i
         // Bytes in: the entry's rows of A, and each panel as often as the timeline copied it.
         std::uint64_t b_bytes = 0;
         int kernels = 0, copies_b = 0;
-        for (const step07::Operation& op : entry.operations) {
-            if (op.kind == step07::Operation::Kind::copy_b) {
+        for (const step09::Operation& op : entry.operations) {
+            if (op.kind == step09::Operation::Kind::copy_b) {
                 b_bytes += static_cast<std::uint64_t>(k) * plan.panels[op.panel].cols * e;
                 ++copies_b;
             }
-            if (op.kind == step07::Operation::Kind::kernel)
+            if (op.kind == step09::Operation::Kind::kernel)
                 ++kernels;
             EXPECT_LE(op.begin_ms, op.end_ms);
         }
@@ -207,10 +207,10 @@ inline std::exception_ptr run_with_deadline(const std::function<void()>& work, i
         }
     }).detach();
     if (result.wait_for(std::chrono::seconds(seconds)) != std::future_status::ready) {
-        std::cerr << "step07::gemm did not return within " << seconds << " s: it hangs\n";
+        std::cerr << "step09::gemm did not return within " << seconds << " s: it hangs\n";
         std::_Exit(EXIT_FAILURE);
     }
     return result.get();
 }
 
-}  // namespace step07_test
+}  // namespace step09_test

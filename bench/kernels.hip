@@ -5,17 +5,19 @@
 #include "steps/03_tiled_2x2/tiled_gemm.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
 #include "steps/05_lds_float4/lds_float4_gemm.hpp"
-#include "steps/06_every_shape/every_shape_gemm.hpp"
+#include "steps/06_warp_tiles/warp_tiled_gemm.hpp"
+#include "steps/07_split_k/split_k_gemm.hpp"
+#include "steps/08_every_shape/every_shape_gemm.hpp"
 
 namespace bench {
 namespace {
 
-// Step 06 with the rule's configuration for each shape, one setting of it changed by `change`.
-tutorial::GemmLauncher<float> rule_with(void (*change)(step06::Config&)) {
+// Step 08 with the rule's configuration for each shape, one setting of it changed by `change`.
+tutorial::GemmLauncher<float> rule_with(void (*change)(step08::Config&)) {
     return [change](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-        step06::Config config = step06::choose_config(m, n, k, step06::device_slots());
+        step08::Config config = step08::choose_config(m, n, k, step08::occupancy());
         change(config);
-        step06::gemm(a, b, c, m, n, k, s, config);
+        step08::gemm(a, b, c, m, n, k, s, config);
     };
 }
 
@@ -49,40 +51,62 @@ std::vector<Kernel> step_kernels() {
              Launch([variant](const float* a, const float* b, float* c, int m, int n, int k,
                               hipStream_t s) { step05::gemm(a, b, c, m, n, k, s, variant); })});
     }
-    // Step 06: the rule's choice for each shape (the step's default), the same unpacked, packed,
-    // without stream-K, and each tile shape alone (whole tiles, K not split).
-    kernels.push_back({"06", "rule",
+    // Step 06: its choice of tile for each C (the step's default), and each tile alone.
+    kernels.push_back({"06", "choice",
                        Launch([](const float* a, const float* b, float* c, int m, int n, int k,
                                  hipStream_t s) { step06::gemm(a, b, c, m, n, k, s); })});
+    for (const step06::TileShapeRow& row : step06::kTileShapes) {
+        kernels.push_back({"06", row.name,
+                           Launch([tile = row.value](const float* a, const float* b, float* c,
+                                                     int m, int n, int k, hipStream_t s) {
+                               step06::gemm(a, b, c, m, n, k, s, tile);
+                           })});
+    }
+    // Step 07: its choice of split-K or stream-K (the step's default), and the same without
+    // stream-K, where the choice shares out the last wave.
+    kernels.push_back({"07", "choice",
+                       Launch([](const float* a, const float* b, float* c, int m, int n, int k,
+                                 hipStream_t s) { step07::gemm(a, b, c, m, n, k, s); })});
+    kernels.push_back(
+        {"07", "no-stream-k",
+         Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
+             step07::Config config = step07::choose_config(m, n, k, step06::occupancy());
+             config.workers = 0;
+             step07::gemm(a, b, c, m, n, k, s, config);
+         })});
+    // Step 08: the rule's choice for each shape (the step's default), the same unpacked, packed,
+    // without stream-K and without the 8 x 4 tile, and each of its new tiles alone (whole tiles,
+    // K not split).
+    kernels.push_back({"08", "rule",
+                       Launch([](const float* a, const float* b, float* c, int m, int n, int k,
+                                 hipStream_t s) { step08::gemm(a, b, c, m, n, k, s); })});
     // The rule's choice with packing off: what packing gains where n or k is not a multiple of 4.
-    kernels.push_back({"06", "unpacked", rule_with([](step06::Config& config) {
-                           config.packing = step06::Packing::off;
+    kernels.push_back({"08", "unpacked", rule_with([](step08::Config& config) {
+                           config.packing = step08::Packing::off;
                        })});
     // The rule's choice with packing on: what packing costs or gains beside `unpacked`.
-    kernels.push_back({"06", "packed", rule_with([](step06::Config& config) {
-                           config.packing = step06::Packing::on;
+    kernels.push_back({"08", "packed", rule_with([](step08::Config& config) {
+                           config.packing = step08::Packing::on;
                        })});
     // The rule's choice with stream-K off: where the rule shares out the last wave, its tile with
     // every tile whole, the last wave partly empty.
     kernels.push_back(
-        {"06", "no-stream-k", rule_with([](step06::Config& config) { config.workers = 0; })});
+        {"08", "no-stream-k", rule_with([](step08::Config& config) { config.workers = 0; })});
     // The rule's choice without the 8 x 4 tile: what that tile gains where C has 1 to 4 columns.
     kernels.push_back(
-        {"06", "no-8x4",
+        {"08", "no-8x4",
          Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-             step06::gemm(
-                 a, b, c, m, n, k, s,
-                 step06::choose_config(m, n, k, step06::device_slots(), step06::kMaxSplits, false));
+             step08::RuleScope scope;
+             scope.leave_out(step08::TileShape::t8x4);
+             step08::gemm(a, b, c, m, n, k, s,
+                          step08::choose_config(m, n, k, step08::occupancy(), scope));
          })});
-    for (const step06::TileShape tile : step06::kAllTileShapes) {
-        // The 8 x 4 tile shows in `rule` where the rule takes it (C of 1 to 4 columns): alone, on
-        // the suite's wide shapes, it would read A once for every 4 columns of C.
-        if (tile == step06::TileShape::t8x4)
-            continue;
-        kernels.push_back({"06", step06::tile_name(tile),
+    for (const step08::TileShape tile :
+         {step08::TileShape::t64x64, step08::TileShape::t16x128, step08::TileShape::t128x16}) {
+        kernels.push_back({"08", step08::tile_name(tile),
                            Launch([tile](const float* a, const float* b, float* c, int m, int n,
                                          int k, hipStream_t s) {
-                               step06::gemm(a, b, c, m, n, k, s, {tile, 1});
+                               step08::gemm(a, b, c, m, n, k, s, {tile, 1});
                            })});
     }
     return kernels;

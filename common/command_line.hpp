@@ -9,8 +9,11 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "common/errors.hpp"
 
 namespace tutorial {
 
@@ -112,6 +115,18 @@ std::string join(const std::vector<int>& values, const std::string& separator = 
 /// A list as a sentence says it, for the choices an error message or --help names:
 /// "a", "a or b", "a, b or c".
 std::string list_in_words(const std::vector<std::string>& items);
+
+/// The value of a step's own option: `parse()` converts its text, and a std::invalid_argument it
+/// throws becomes a UsageError that names the option, "--tile: 'x' is not ...", with `also`
+/// after the message (for instance " (or auto)" where the option also takes auto).
+template <class Parse>
+auto parse_option(const std::string& option, Parse parse, const std::string& also = "") {
+    try {
+        return parse();
+    } catch (const std::invalid_argument& error) {
+        throw UsageError(option + ": " + error.what() + also);
+    }
+}
 
 /// The help text, exactly as `--help` prints it.
 std::string help_text(const StepDescription& step);

@@ -428,7 +428,7 @@ def results_chart_block(name):
 # Step 09's inner kernels (its --inner values) by the names the chart and the other pages' tables
 # give them: step 06's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
 # 32 x 32 tiles.
-INNER_KERNELS = {"step06": ("06", "rule"), "step05": ("05", "reg8x8_db"),
+INNER_KERNELS = {"step08": ("08", "rule"), "step05": ("05", "reg8x8_db"),
                  "step04": ("04", "tiled32")}
 
 
@@ -442,7 +442,7 @@ def inner_kernel(inner, vendor, short=False):
     if short:
         return f"`{variant}` (step {step})"
     label = kernel_label(step, variant, "09")
-    return label + ", K not split" if inner == "step06" else label
+    return label + ", K not split" if inner == "step08" else label
 
 
 def multi_gpu_row_names(row, vendor):

@@ -7,7 +7,7 @@
 #include "common/errors.hpp"
 #include "steps/04_tiled_16x16/tiled_gemm.hpp"
 #include "steps/05_lds_float4/lds_float4_gemm.hpp"
-#include "steps/06_every_shape/every_shape_gemm.hpp"
+#include "steps/08_every_shape/every_shape_gemm.hpp"
 
 namespace step09 {
 
@@ -67,17 +67,19 @@ InnerMultiply::InnerMultiply(InnerKernel kernel, std::size_t lanes)
 void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b, float* c, int rows,
                                int cols, int k, hipStream_t stream) const {
     switch (kernel_) {
-        case InnerKernel::step06: {
+        case InnerKernel::step08: {
             // K is not split: split-K would need a workspace outside the plan's memory budget.
             // The rule is asked for this lane's share of the multiprocessors: the kernels of the
             // two lanes run side by side, so a tile of 2048 x 3072 (192 blocks of 128 x 256) fills
             // three waves together with its partner rather than leaving 1.45 waves alone, and the
             // rule keeps the fast 128 x 256 tile instead of switching to a smaller one.
-            step06::DeviceSlots slots = step06::device_slots();
-            slots.multiprocessors = std::max(1, slots.multiprocessors / static_cast<int>(lanes_));
-            const step06::Config config =
-                step06::choose_config(rows, cols, k, slots, /*max_splits=*/1);
-            step06::gemm(a, b, c, rows, cols, k, stream, config);
+            step08::Occupancy occupancy = step08::occupancy();
+            occupancy.multiprocessors =
+                std::max(1, occupancy.multiprocessors / static_cast<int>(lanes_));
+            step08::RuleScope whole_k;
+            whole_k.max_splits = 1;
+            const step08::Config config = step08::choose_config(rows, cols, k, occupancy, whole_k);
+            step08::gemm(a, b, c, rows, cols, k, stream, config);
             return;
         }
         case InnerKernel::step05:

@@ -18,7 +18,7 @@ namespace step09 {
 /// The kernel for each tile. The orchestration is the same for all of them, so comparing them
 /// separates what the streaming costs from what the kernel costs.
 enum class InnerKernel {
-    step06,  ///< step 06's kernel, its configuration chosen per tile by the rule, K not split
+    step08,  ///< step 08's kernels, the configuration chosen per tile by its rule, K not split
              ///< (the default)
     step05,  ///< step 05's fastest kernel, reg8x8_db
     step04,  ///< step 04's kernel with its best tile, 32 x 32
@@ -34,7 +34,7 @@ struct InnerKernelInfo {
 
 /// Every inner kernel, the default first.
 constexpr InnerKernelInfo kInnerKernels[] = {
-    {InnerKernel::step06, "step06", "the rule's tile shape, K not split"},
+    {InnerKernel::step08, "step08", "the rule's tile shape, K not split"},
     {InnerKernel::step05, "step05", "reg8x8_db"},
     {InnerKernel::step04, "step04", "32 x 32 tiles"},
     {InnerKernel::vendor, "vendor", "the vendor BLAS"},

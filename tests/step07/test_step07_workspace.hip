@@ -1,4 +1,4 @@
-// A workspace (split-K's partial tiles, packed copies) that cannot be allocated: step06::gemm must
+// A workspace (split-K's partial tiles, packed copies) that cannot be allocated: step07::gemm must
 // throw tutorial::RuntimeFailure with a message that says so, and leave the device's memory as it
 // found it. Runs alone (CTest RUN_SERIAL), because it fills the device's memory and measures what
 // is free.
@@ -13,7 +13,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
-#include "every_shape_gemm.hpp"
+#include "split_k_gemm.hpp"
 #include "tests/support/gpu_test.hpp"
 
 namespace {
@@ -58,7 +58,7 @@ class MemoryHog {
 
 }  // namespace
 
-TEST(Step06Workspace, AllocationFailureIsReportedAndNothingLeaks) {
+TEST(Step07Workspace, AllocationFailureIsReportedAndNothingLeaks) {
     TUTORIAL_REQUIRE_GPU();
     const int m = 1024, n = 1024, k = 2048;
     tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
@@ -68,15 +68,15 @@ TEST(Step06Workspace, AllocationFailureIsReportedAndNothingLeaks) {
     device_a.upload(a);
     device_b.upload(b);
     // Warm the stream-ordered allocator once, so that what it keeps is counted in `before`.
-    step06::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
-                 {step06::TileShape::t128x128, 2});
+    step07::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
+                 step07::Config{step06::TileShape::t128x128, 2});
     const std::size_t before = free_device_bytes();
     {
         // 16 splits need 16 x 4 MiB = 64 MiB of workspace; leave about 16 MiB free.
         const MemoryHog hog(std::size_t{16} << 20);
         try {
-            step06::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
-                         {step06::TileShape::t128x128, 16});
+            step07::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
+                         step07::Config{step06::TileShape::t128x128, 16});
             HIP_CHECK(hipDeviceSynchronize());
             FAIL() << "a 64 MiB workspace was allocated with about 16 MiB free";
         } catch (const tutorial::RuntimeFailure& error) {
@@ -89,8 +89,8 @@ TEST(Step06Workspace, AllocationFailureIsReportedAndNothingLeaks) {
     const std::size_t after = free_device_bytes();
     EXPECT_GE(after + (std::size_t{2} << 20), before) << "before " << before << ", after " << after;
     // And the multiply still works once memory is back.
-    step06::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
-                 {step06::TileShape::t128x128, 16});
+    step07::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr,
+                 step07::Config{step06::TileShape::t128x128, 16});
     HIP_CHECK(hipDeviceSynchronize());
     device_c.download(c);
     const auto report = tutorial::verify_gemm(a, b, c);

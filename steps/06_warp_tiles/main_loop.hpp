@@ -1,0 +1,159 @@
+/// \file
+/// \brief Step 06's main loop: K-slices of A and B staged through two shared-memory buffers
+/// (double buffering) while each thread multiplies its warp tile's share from registers. Device
+/// code, for .hip files; steps 07 and 08 build on it.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+
+#include "common/float4_access.hpp"
+#include "common/hip_check.hpp"
+#include "tiling.hpp"
+
+namespace step06 {
+
+// One K-slice of the block's operands in shared memory; A transposed (a[kk][row]) so that the
+// values a thread needs for one kk lie side by side and read as float4, like B's.
+template <class Tiling>
+struct SliceTiles {
+    alignas(16) float a[Tiling::kSlice][Tiling::kBlockRows + Tiling::kPad];
+    alignas(16) float b[Tiling::kSlice][Tiling::kBlockCols];
+};
+
+// What one thread carries from global memory to shared memory for one K-slice.
+template <class Tiling>
+struct SliceFragment {
+    float4 a[Tiling::kALoads];
+    float4 b[Tiling::kBLoads];
+};
+
+// Thread t's i-th float4 of A's slice is row f / (kSlice / 4), columns 4 (f % (kSlice / 4)).. with
+// f = t + i kThreads; of B's slice, row f / (kBlockCols / 4), columns 4 (f % (kBlockCols / 4))...
+// Consecutive threads read consecutive float4 of a row: coalesced.
+template <class Tiling, bool kVectorized>
+__device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
+                                              const float* __restrict__ b, int m, int n, int k,
+                                              int block_row, int block_col, int slice) {
+    SliceFragment<Tiling> fragment;
+#pragma unroll
+    for (int i = 0; i < Tiling::kALoads; ++i) {
+        const int f = threadIdx.x + i * Tiling::kThreads;
+        fragment.a[i] = tutorial::load4<kVectorized>(a, m, k, block_row + f / (Tiling::kSlice / 4),
+                                                     slice + 4 * (f % (Tiling::kSlice / 4)));
+    }
+#pragma unroll
+    for (int i = 0; i < Tiling::kBLoads; ++i) {
+        const int f = threadIdx.x + i * Tiling::kThreads;
+        fragment.b[i] = tutorial::load4<kVectorized>(b, k, n, slice + f / (Tiling::kBlockCols / 4),
+                                                     block_col + 4 * (f % (Tiling::kBlockCols / 4)));
+    }
+    return fragment;
+}
+
+template <class Tiling>
+__device__ inline void store_slice(SliceTiles<Tiling>& tiles, const SliceFragment<Tiling>& fragment) {
+#pragma unroll
+    for (int i = 0; i < Tiling::kALoads; ++i) {
+        const int f = threadIdx.x + i * Tiling::kThreads;
+        const int row = f / (Tiling::kSlice / 4);
+        const int kk = 4 * (f % (Tiling::kSlice / 4));
+        tiles.a[kk + 0][row] = fragment.a[i].x;
+        tiles.a[kk + 1][row] = fragment.a[i].y;
+        tiles.a[kk + 2][row] = fragment.a[i].z;
+        tiles.a[kk + 3][row] = fragment.a[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < Tiling::kBLoads; ++i) {
+        const int f = threadIdx.x + i * Tiling::kThreads;
+        const int row = f / (Tiling::kBlockCols / 4);
+        const int col = 4 * (f % (Tiling::kBlockCols / 4));
+        *reinterpret_cast<float4*>(&tiles.b[row][col]) = fragment.b[i];
+    }
+}
+
+// [warp tile]
+// kCount values of one row of a tile, one float4 per piece, pieces kStride apart.
+template <int kCount, int kStride>
+__device__ inline void load_fragment(const float* line, int index, float (&values)[kCount]) {
+#pragma unroll
+    for (int piece = 0; piece < kCount / 4; ++piece) {
+        const float4 four = *reinterpret_cast<const float4*>(line + index + piece * kStride);
+        values[4 * piece + 0] = four.x;
+        values[4 * piece + 1] = four.y;
+        values[4 * piece + 2] = four.z;
+        values[4 * piece + 3] = four.w;
+    }
+}
+
+// The slice's contribution to the thread tile: for each kk, the outer product of kThreadRows
+// values of A's column kk and kThreadCols values of B's row kk.
+template <class Tiling>
+__device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles, const ThreadPlace<Tiling>& place,
+                                      float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+#pragma unroll
+    for (int kk = 0; kk < Tiling::kSlice; ++kk) {
+        float a_values[Tiling::kThreadRows], b_values[Tiling::kThreadCols];
+        load_fragment<Tiling::kThreadRows, Tiling::kRowStride>(tiles.a[kk], place.row, a_values);
+        load_fragment<Tiling::kThreadCols, Tiling::kColStride>(tiles.b[kk], place.col, b_values);
+#pragma unroll
+        for (int i = 0; i < Tiling::kThreadRows; ++i) {
+#pragma unroll
+            for (int j = 0; j < Tiling::kThreadCols; ++j)
+                sum[i][j] += a_values[i] * b_values[j];
+        }
+    }
+}
+// [warp tile]
+
+// [main loop]
+// Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a
+// multiple of kSlice): adds that range's contribution to the block tile at (block_row, block_col)
+// to this thread's sums. `tiles` is the block's two slice buffers in shared memory.
+template <class Tiling, bool kVectorized>
+__device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
+                                  int n, int k, int block_row, int block_col, int k_begin,
+                                  int k_end, SliceTiles<Tiling>* tiles, const ThreadPlace<Tiling>& place,
+                                  float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+    store_slice(tiles[0], load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
+    __syncthreads();
+    int current = 0;
+    for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
+        const bool has_next = slice + Tiling::kSlice < k_end;
+        SliceFragment<Tiling> next;
+        if (has_next) {
+            next =
+                load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, slice + Tiling::kSlice);
+        }
+        multiply_slice(tiles[current], place, sum);
+        if (has_next)
+            store_slice(tiles[1 - current], next);
+        __syncthreads();
+        current = 1 - current;
+    }
+}
+// [main loop]
+
+// [shared memory]
+// The main loop's shared memory: two K-slice buffers.
+template <class Tiling>
+constexpr std::size_t shared_bytes() {
+    return 2 * sizeof(SliceTiles<Tiling>);
+}
+
+// A kernel may use more than 48 KiB of shared memory per block only once it has asked for it
+// (NVIDIA GPUs; the attribute is accepted everywhere). The request is the same each time, so
+// every launch can make it.
+template <class Tiling, class Kernel>
+void allow_shared_memory(Kernel kernel) {
+    constexpr std::size_t kDefaultLimit = 48 * 1024;
+    if (shared_bytes<Tiling>() > kDefaultLimit) {
+        HIP_CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                      hipFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(shared_bytes<Tiling>())));
+    }
+}
+// [shared memory]
+
+}  // namespace step06

@@ -1,0 +1,119 @@
+/// \file
+/// \brief Step 06's epilogue: a block's thread tiles written into C, with float4 where C's rows
+/// allow it and otherwise staged through shared memory so that a warp still writes whole sectors.
+/// Device code, for .hip files; steps 07 and 08 build on it.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+
+#include "common/float4_access.hpp"
+#include "main_loop.hpp"
+#include "tiling.hpp"
+
+namespace step06 {
+
+// Writes the thread tile into the m x n matrix `c` with float4: row r of piece row pr is row
+// place.row + pr kRowStride + r of the block tile, and so on across.
+template <class Tiling>
+__device__ inline void store_block(float* __restrict__ c, int m, int n, int block_row,
+                                   int block_col, const ThreadPlace<Tiling>& place,
+                                   const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+#pragma unroll
+    for (int piece_row = 0; piece_row < Tiling::kPieceRows; ++piece_row) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            const int row = block_row + place.row + piece_row * Tiling::kRowStride + r;
+#pragma unroll
+            for (int piece_col = 0; piece_col < Tiling::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                const int col = block_col + place.col + piece_col * Tiling::kColStride;
+                tutorial::store4<true>(
+                    c, m, n, row, col,
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
+            }
+        }
+    }
+}
+
+// [scalar store]
+// The same where float4 cannot write C's rows. Written as they are, a warp's scalar stores would
+// put 4-byte values 16 bytes apart, a quarter of each 32-byte sector per store, four times over.
+// Instead the block passes its tile through shared memory (`staging`: the K-slice buffers, free
+// once the loop is done), one row of each thread tile at a time: kRows = kBlockRows / kThreadRows
+// rows of the block tile, one per row of lanes of each warp. Then consecutive threads write
+// consecutive columns of those rows.
+template <class Tiling>
+__device__ inline void store_block_scalar(float* __restrict__ c, int m, int n, int block_row,
+                                          int block_col, const ThreadPlace<Tiling>& place,
+                                          const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
+                                          float* staging) {
+    constexpr int kRows = Tiling::kBlockRows / Tiling::kThreadRows;
+    constexpr int kFloats = kRows * Tiling::kBlockCols;
+    static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
+                  "the staged rows must fit in the K-slice buffers");
+    // This thread's staged row: its warp's place down the block, then its row of lanes.
+    const int mine = place.row / Tiling::kWarpRows * Tiling::kLaneRows + place.row % Tiling::kWarpRows / 4;
+#pragma unroll
+    for (int piece_row = 0; piece_row < Tiling::kPieceRows; ++piece_row) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            __syncthreads();  // nobody still reads the buffers (the last K-slice, the last rows)
+#pragma unroll
+            for (int piece_col = 0; piece_col < Tiling::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                *reinterpret_cast<float4*>(staging + mine * Tiling::kBlockCols + place.col +
+                                           piece_col * Tiling::kColStride) =
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int first = 0; first < kFloats; first += Tiling::kThreads) {
+                const int e = first + threadIdx.x;
+                const int staged = e / Tiling::kBlockCols;
+                const int row = block_row + staged / Tiling::kLaneRows * Tiling::kWarpRows +
+                                4 * (staged % Tiling::kLaneRows) + piece_row * Tiling::kRowStride + r;
+                const int col = block_col + e % Tiling::kBlockCols;
+                if ((kFloats % Tiling::kThreads == 0 || e < kFloats) && row < m && col < n)
+                    c[static_cast<std::size_t>(row) * n + col] = staging[e];
+            }
+        }
+    }
+    __syncthreads();  // the buffers are free again for whatever comes next
+}
+// [scalar store]
+
+// C's block tile, with float4 or through shared memory.
+template <class Tiling, bool kVectorized>
+__device__ inline void write_tile(float* __restrict__ c, int m, int n, int block_row, int block_col,
+                                  const ThreadPlace<Tiling>& place,
+                                  const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
+                                  float* staging) {
+    if constexpr (kVectorized)
+        store_block<Tiling>(c, m, n, block_row, block_col, place, sum);
+    else
+        store_block_scalar<Tiling>(c, m, n, block_row, block_col, place, sum, staging);
+}
+
+// [block tile]
+// One block tile of C from start to finish: the main loop over columns [k_begin, k_end) of A,
+// then the store into the m x n matrix `c`. kVectorized: A, B and C are read and written with
+// float4; otherwise with scalar loads, and scalar stores through shared memory.
+template <class Tiling, bool kVectorized>
+__device__ inline void multiply_block_tile(const float* __restrict__ a,
+                                           const float* __restrict__ b, float* __restrict__ c,
+                                           int m, int n, int k, int block_row, int block_col,
+                                           int k_begin, int k_end, SliceTiles<Tiling>* tiles) {
+    const ThreadPlace<Tiling> place;
+    float sum[Tiling::kThreadRows][Tiling::kThreadCols] = {};
+    accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
+                               sum);
+    write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
+                               reinterpret_cast<float*>(tiles));
+}
+// [block tile]
+
+}  // namespace step06

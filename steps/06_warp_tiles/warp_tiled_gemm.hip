@@ -1,0 +1,109 @@
+#include "warp_tiled_gemm.hpp"
+
+#include <hip/hip_runtime.h>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "common/hip_check.hpp"
+#include "common/rounding.hpp"
+#include "main_loop.hpp"
+#include "tile_store.hpp"
+#include "tiling.hpp"
+
+namespace step06 {
+namespace {
+
+// [kernel]
+// One block per tile of C, over the whole of K: the main loop, then the store. The two K-slice
+// buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs more than the
+// 48 KiB a kernel may declare statically on NVIDIA GPUs (see allow_shared_memory()).
+template <class Tiling, bool kVectorized>
+__global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
+    warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                      float* __restrict__ c, int m, int n, int k) {
+    HIP_DYNAMIC_SHARED(float4, shared_memory)
+    auto* tiles = reinterpret_cast<SliceTiles<Tiling>*>(shared_memory);
+    multiply_block_tile<Tiling, kVectorized>(a, b, c, m, n, k, blockIdx.y * Tiling::kBlockRows,
+                                             blockIdx.x * Tiling::kBlockCols, 0, k, tiles);
+}
+// [kernel]
+
+// [launch]
+template <class Tiling, bool kVectorized>
+void launch(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+    allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, kVectorized>);
+    const dim3 blocks(tutorial::ceil_div(n, Tiling::kBlockCols),
+                      tutorial::ceil_div(m, Tiling::kBlockRows));
+    hipLaunchKernelGGL((warp_tiled_kernel<Tiling, kVectorized>), blocks, dim3(Tiling::kThreads),
+                       shared_bytes<Tiling>(), stream, a, b, c, m, n, k);
+    HIP_CHECK_LAUNCH();
+}
+// [launch]
+
+}  // namespace
+
+void check_sizes(const char* step, int m, int n, int k) {
+    if (m < 0 || n < 0 || k < 0) {
+        throw std::invalid_argument(std::string(step) + ": sizes must not be negative, got m = " +
+                                    std::to_string(m) + ", n = " + std::to_string(n) +
+                                    ", k = " + std::to_string(k));
+    }
+}
+
+bool float4_ready(const float* a, const float* b, const float* c, int n, int k) {
+    return n % 4 == 0 && k % 4 == 0 && tutorial::aligned_16(a) && tutorial::aligned_16(b) &&
+           tutorial::aligned_16(c);
+}
+
+Occupancy occupancy() {
+    static std::mutex mutex;
+    static std::map<int, Occupancy> known;
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = known.find(device);
+    if (found != known.end())
+        return found->second;
+    Occupancy result;
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    result.multiprocessors = properties.multiProcessorCount;
+    for (const TileShapeRow& row : kTileShapes) {
+        with_tiling(row.value, [&](auto tiling) {
+            using Tiling = decltype(tiling);
+            allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, true>);
+            HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+                &result.blocks[static_cast<int>(row.value)], warp_tiled_kernel<Tiling, true>,
+                Tiling::kThreads, shared_bytes<Tiling>()));
+        });
+    }
+    known.emplace(device, result);
+    return result;
+}
+
+// [gemm]
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
+          TileShape tile) {
+    check_sizes("step06::gemm", m, n, k);
+    if (m == 0 || n == 0)
+        return;  // C is empty: nothing to launch
+    const bool vectorized = float4_ready(a, b, c, n, k);
+    with_tiling(tile, [&](auto tiling) {
+        using Tiling = decltype(tiling);
+        if (vectorized)
+            launch<Tiling, true>(a, b, c, m, n, k, stream);
+        else
+            launch<Tiling, false>(a, b, c, m, n, k, stream);
+    });
+}
+
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+    check_sizes("step06::gemm", m, n, k);
+    gemm(a, b, c, m, n, k, stream, choose_tile(m, n, occupancy()));
+}
+// [gemm]
+
+}  // namespace step06

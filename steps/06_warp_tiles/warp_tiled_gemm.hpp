@@ -1,0 +1,38 @@
+/// \file
+/// \brief Step 06's entry point: C = A·B with block, warp and thread tiles, one block per tile of
+/// C over the whole of K.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include "tile_shape.hpp"
+
+namespace step06 {
+
+/// The current device's multiprocessors and how many blocks of each tile one holds at once
+/// (hipOccupancyMaxActiveBlocksPerMultiprocessor), asked once per device and remembered.
+Occupancy occupancy();
+
+/// Computes C = A·B on `stream` for row-major float matrices in device memory (A is m x k, B is
+/// k x n, C is m x n) with the tile choose_tile() takes for this C on the current device. C is
+/// overwritten, not accumulated into.
+///
+/// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
+/// The kernel reads and writes with float4 when n and k are multiples of 4 and the three pointers
+/// are 16-byte aligned; otherwise with guarded scalar loads, and scalar stores staged through
+/// shared memory. Throws std::invalid_argument for negative sizes.
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream);
+
+/// The same with the tile chosen by the caller (tests, the benchmark, the program's --tile).
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
+          TileShape tile);
+
+/// Throws std::invalid_argument, naming `step` ("step06::gemm") and the sizes, when m, n or k
+/// is negative. Steps 07 and 08 check their sizes with it too.
+void check_sizes(const char* step, int m, int n, int k);
+
+/// Whether the kernels may read A and B and write C with float4: n and k multiples of 4 and all
+/// three pointers 16-byte aligned, so that every row starts on a 16-byte boundary.
+bool float4_ready(const float* a, const float* b, const float* c, int n, int k);
+
+}  // namespace step06

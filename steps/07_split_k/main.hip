@@ -1,0 +1,159 @@
+/// \file
+/// \brief Step 07's program: a worked example of split-K, then the general multiply with the
+/// configuration choose_config() picks for its shape on this GPU (or the one --tile, --splits and
+/// --stream-k force).
+#include <hip/hip_runtime.h>
+
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "common/command_line.hpp"
+#include "common/device.hpp"
+#include "common/gpu_gemm_runner.hpp"
+#include "common/matrix.hpp"
+#include "common/program.hpp"
+#include "split_k_gemm.hpp"
+#include "warp_tiled_gemm.hpp"
+
+namespace {
+
+const tutorial::StepDescription kStep{
+    "step07_split_k",
+    "Step 07: split-K and stream-K. Where C has fewer tiles than the GPU has slots, K is split "
+    "into ranges whose partial tiles are added in a fixed order; where the last wave of tiles "
+    "would run half empty, stream-K shares its K-slices out among one block per slot.",
+    "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
+    "are added in a fixed order",
+    /*default_size=*/1024,
+    /*default_iterations=*/10,
+    /*block_sizes=*/{},
+    /*block_help=*/"",
+    /*multi_device=*/false,
+    /*extra_options=*/
+    {{"--tile", "step 06's block tile: auto (the choice's), " + step06::tile_choices(), "auto"},
+     {"--splits", "ranges K is split into: auto (the choice's) or 1 to 64", "auto"},
+     {"--stream-k",
+      "blocks that share out the last, partial wave of tiles: auto (the choice's), 0 (no "
+      "stream-K) or 1 to 1024",
+      "auto"}},
+};
+
+// What --tile, --splits and --stream-k force; nothing where they say auto. Bad text is refused
+// here, before any GPU is looked for.
+struct Request {
+    std::optional<step06::TileShape> tile;
+    std::optional<int> splits;
+    std::optional<int> workers;
+};
+
+Request parse_request(const tutorial::Options& options) {
+    Request request;
+    const std::string& tile = options.extra.at("--tile");
+    const std::string& splits = options.extra.at("--splits");
+    const std::string& workers = options.extra.at("--stream-k");
+    if (tile != "auto") {
+        request.tile = tutorial::parse_option(
+            "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
+    }
+    if (splits != "auto") {
+        request.splits = tutorial::parse_option(
+            "--splits", [&] { return step07::parse_splits(splits); }, " (or auto)");
+    }
+    if (workers != "auto") {
+        request.workers = tutorial::parse_option(
+            "--stream-k", [&] { return step07::parse_workers(workers); }, " (or auto)");
+    }
+    if (request.splits && request.workers) {
+        tutorial::parse_option("--splits and --stream-k", [&] {
+            step07::check_config({step06::TileShape::t128x256, *request.splits, *request.workers});
+            return 0;
+        });
+    }
+    return request;
+}
+
+// [choice]
+// The configuration for an m x n x k multiply: the choice's, with what the command line forces put
+// in its place, and a line that says which it is. Forcing one of split-K and stream-K turns the
+// other off unless it is forced too.
+step07::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
+    const step06::Occupancy occupancy = step06::occupancy();
+    step07::Config config = step07::choose_config(m, n, k, occupancy);
+    if (request.tile)
+        config.tile = *request.tile;
+    if (request.splits) {
+        config.splits = *request.splits;
+        config.workers = request.workers ? *request.workers : 0;
+    }
+    if (request.workers) {
+        config.workers = *request.workers;
+        config.splits = request.splits ? *request.splits : 1;
+    }
+    const step06::TileSize size = step06::tile_size(config.tile);
+    const step07::StreamKPlan plan = step07::plan_stream_k(m, n, k, size, config.workers);
+    std::ostringstream line;
+    line << step07::config_name(config)
+         << (request.tile || request.splits || request.workers ? " (forced by the command line)"
+                                                                : " (the choice)")
+         << ": " << plan.tiles << " tiles, " << step07::plan_splits(k, config.splits).count
+         << " range(s) of K, one wave is " << occupancy.wave(config.tile) << " blocks";
+    if (plan.workers > 0) {
+        line << "; stream-K: " << plan.first_tile << " whole tiles, then "
+             << plan.tiles - plan.first_tile << " shared by " << plan.workers << " blocks";
+    }
+    why = line.str();
+    return config;
+}
+// [choice]
+
+int run_worked_example(const tutorial::Options& options) {
+    // [worked example]
+    // Row 0 of A is all ones, row 1 counts 1..32; column 0 of B is all ones, column 1 counts 1..32.
+    tutorial::Matrix<float> a(2, 32), b(32, 2);
+    for (int p = 0; p < 32; ++p) {
+        a(0, p) = 1.0f;
+        a(1, p) = static_cast<float>(p + 1);
+        b(p, 0) = 1.0f;
+        b(p, 1) = static_cast<float>(p + 1);
+    }
+    const step07::Config two_ranges{step06::TileShape::t128x128, 2};
+    const tutorial::Matrix<float> c = tutorial::multiply_on_device<float>(
+        a, b,
+        [&](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
+            step07::gemm(da, db, dc, m, n, k, stream, two_ranges);
+        });
+    // [worked example]
+    return tutorial::report_worked_example(
+        options,
+        "Worked example: A (2 x 32) times B (32 x 2) in float, one 128x128 tile, K split in two "
+        "ranges of 16 (columns 0-15 and 16-31 of A), partial products added in order",
+        a, b, c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
+        if (!options.quiet)
+            std::cout << kStep.summary << "\n\n";
+        const Request request = parse_request(options);
+        tutorial::select_device(options.devices.front());
+        const int example = run_worked_example(options);
+        if (example != tutorial::kExitVerified || options.example_only)
+            return example;
+
+        // [general multiply]
+        std::string why;
+        const step07::Config config = resolve(request, options.m, options.n, options.k, why);
+        if (!options.quiet)
+            std::cout << "\nConfiguration: " << why << "\n";
+        return tutorial::run_gpu_gemm(
+            options, {"07", step07::config_name(config)},
+            [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+                step07::gemm(a, b, c, m, n, k, stream, config);
+            });
+        // [general multiply]
+    });
+}

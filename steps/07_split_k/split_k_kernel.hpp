@@ -1,0 +1,38 @@
+/// \file
+/// \brief Step 07's split-K kernel: step 06's block tile over one range of K per layer of blocks,
+/// each range's partial tile written apart. Device code, for .hip files; step 08 builds on it.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+
+#include "main_loop.hpp"
+#include "tile_store.hpp"
+
+namespace step07 {
+
+// [split kernel]
+// One block per tile of C and range of K: blockIdx.z picks the range, which covers columns
+// [z depth, (z + 1) depth) of A. With one range the block writes C; with more, its partial tile
+// goes to out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of
+// tiles from `tile_count` on do nothing (stream-K computes those).
+template <class Tiling, bool kVectorized>
+__global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
+    split_k_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                   float* __restrict__ out, int m, int n, int k, int depth, int tile_count) {
+    if (static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x) >= tile_count)
+        return;
+    HIP_DYNAMIC_SHARED(float4, shared_memory)
+    auto* tiles = reinterpret_cast<step06::SliceTiles<Tiling>*>(shared_memory);
+    const int k_begin = blockIdx.z * depth;
+    const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
+    step06::multiply_block_tile<Tiling, kVectorized>(a, b, partial, m, n, k,
+                                                     blockIdx.y * Tiling::kBlockRows,
+                                                     blockIdx.x * Tiling::kBlockCols, k_begin,
+                                                     k_end, tiles);
+}
+// [split kernel]
+
+}  // namespace step07

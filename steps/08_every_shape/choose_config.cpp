@@ -1,0 +1,218 @@
+#include "choose_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "choose_split.hpp"
+#include "common/named_values.hpp"
+#include "common/rounding.hpp"
+
+namespace step08 {
+namespace {
+
+// [rule constants]
+// A multiprocessor holding fewer blocks than it can runs each a little faster, not in proportion:
+// its speed scales as the square root of the share of its slots in use.
+constexpr double kOccupancyExponent = 0.5;
+// What one float written or read by the split-K reduction costs, in multiply-adds: about twice
+// what streaming it alone costs, for the second kernel and the partial tiles written first.
+constexpr double kMultiplyAddsPerFloatMoved = 80.0;
+// The 8 x 4 tile does one multiply-add per float of A it reads where the rule takes it (a C of one
+// column), so its blocks stream A rather than multiply: a float of A costs what streaming it costs.
+constexpr double kDotMultiplyAddsPerFloat = 40.0;
+// [rule constants]
+
+using tutorial::ceil_div;
+
+}  // namespace
+
+std::vector<TileShape> all_tiles() {
+    std::vector<TileShape> tiles;
+    for (const TileShapeRow& row : kTileShapes)
+        tiles.push_back(row.value);
+    return tiles;
+}
+
+void RuleScope::leave_out(TileShape tile) {
+    tiles.erase(std::remove(tiles.begin(), tiles.end(), tile), tiles.end());
+}
+
+std::string config_name(const Config& config) {
+    std::string name = tile_name(config.tile);
+    if (config.splits != 1)
+        name += " split " + std::to_string(config.splits);
+    if (config.workers != 0)
+        name += " stream-K " + std::to_string(config.workers);
+    if (config.packing != Packing::automatic)
+        name += config.packing == Packing::on ? ", packed" : ", unpacked";
+    return name;
+}
+
+Packing parse_packing(const std::string& text) {
+    return tutorial::parse_name(kPackings, text, "a packing of step 08");
+}
+
+void check_config(const Config& config) {
+    step07::check_config({step06::TileShape::t128x256, config.splits, config.workers});
+    if (config.workers != 0 && config.tile == TileShape::t8x4) {
+        throw std::invalid_argument(
+            "the 8x4 tile shares K among the threads of each row, not among stream-K workers: "
+            "got " +
+            std::to_string(config.workers) + " stream-K workers");
+    }
+}
+
+// [worth packing]
+bool worth_packing(int m, int n, int k) {
+    const double multiply_adds = static_cast<double>(m) * n * k;
+    const double floats_moved =
+        static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n;
+    return multiply_adds >= kPackMinIntensity * floats_moved;
+}
+
+bool packs(const Config& config, int m, int n, int k, bool float4_ready) {
+    // The 8 x 4 tile reads A and B where they are, with float4 or without (see its kernel).
+    if (float4_ready || config.packing == Packing::off || config.tile == TileShape::t8x4)
+        return false;
+    return config.packing == Packing::on || worth_packing(m, n, k);
+}
+// [worth packing]
+
+int stream_k_workers(TileShape tile, const Occupancy& occupancy) {
+    if (tile == TileShape::t8x4)
+        return 0;
+    return static_cast<int>(std::min<long long>(step07::kMaxWorkers, occupancy.wave(tile)));
+}
+
+double Estimate::total() const {
+    return compute + reduction;
+}
+
+// [estimate]
+namespace {
+
+// The work of the busiest multiprocessor when `blocks` blocks of `block_work` multiply-adds each
+// are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
+// at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
+// share the multiprocessor and each runs only a little faster.
+double busiest_work(long long blocks, double block_work, int multiprocessors, int resident) {
+    const long long busiest = ceil_div(blocks, multiprocessors);
+    const long long full_rounds = busiest / resident;
+    const long long rest = busiest % resident;
+    const double last_round_speed =
+        std::pow(static_cast<double>(rest) / resident, kOccupancyExponent);
+    return static_cast<double>(full_rounds) * resident * block_work +
+           (rest > 0 ? static_cast<double>(rest) * block_work / last_round_speed : 0.0);
+}
+
+}  // namespace
+
+Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& occupancy) {
+    const TileShapeRow& row = tutorial::row_of(kTileShapes, config.tile);
+    const step07::SplitPlan split = step07::plan_splits(k, config.splits);
+    const long long tiles = ceil_div(static_cast<long long>(m), row.rows) *
+                            ceil_div(static_cast<long long>(n), row.cols);
+    const int resident = occupancy.blocks_per_multiprocessor(config.tile);
+    const int multiprocessors = std::max(1, occupancy.multiprocessors);
+    const double tile_floats = static_cast<double>(row.rows) * row.cols;
+    Estimate result{};
+    result.config = config;
+    if (config.workers > 0) {
+        // Stream-K: the whole waves of tiles, then the workers' equal shares of the rest.
+        const step07::StreamKPlan plan =
+            step07::plan_stream_k(m, n, k, {row.rows, row.cols}, config.workers);
+        const double tile_work = tile_floats * split.depth;
+        result.blocks = plan.first_tile + plan.workers;
+        result.waves = static_cast<double>(plan.tiles) / occupancy.wave(config.tile);
+        const double share = plan.workers > 0 ? static_cast<double>(plan.total) / plan.workers *
+                                                    tile_floats * step06::kSlice
+                                              : 0.0;
+        result.compute = (busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
+                          busiest_work(plan.workers, share, multiprocessors, resident)) /
+                         row.speed;
+        // A worker writes at most two partial tiles, and the last one to finish a tile reads
+        // its partial tiles back and writes C: about four tiles moved per worker.
+        result.reduction =
+            kMultiplyAddsPerFloatMoved * 4.0 * plan.workers * tile_floats / multiprocessors;
+        return result;
+    }
+    const long long blocks = tiles * split.count;
+    result.blocks = blocks;
+    result.waves = static_cast<double>(blocks) / occupancy.wave(config.tile);
+    if (config.tile == TileShape::t8x4) {
+        // Each block reads its rows of A over its range of K, a group's 4 kDotLanes columns at a
+        // time (a shorter range still costs one such step). Streaming, a multiprocessor keeps its
+        // memory busy with any number of blocks, so the reading spreads evenly over all of them,
+        // or over as many as there are blocks when there are fewer.
+        const double step = 4.0 * kDotLanes;
+        const double block_work =
+            row.rows * std::ceil(split.depth / step) * step * kDotMultiplyAddsPerFloat;
+        result.compute = static_cast<double>(blocks) * block_work /
+                         static_cast<double>(std::min<long long>(blocks, multiprocessors));
+    } else {
+        const double block_work = tile_floats * split.depth;
+        result.compute =
+            busiest_work(blocks, block_work, multiprocessors, resident) / row.speed;
+    }
+    // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
+    result.reduction = split.count == 1 ? 0.0
+                                        : kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
+                                              static_cast<double>(n) / multiprocessors;
+    return result;
+}
+// [estimate]
+
+std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
+                                 const RuleScope& scope) {
+    std::vector<Estimate> all;
+    const auto in_scope = [&](TileShape tile) {
+        return std::find(scope.tiles.begin(), scope.tiles.end(), tile) != scope.tiles.end();
+    };
+    // [dot rule]
+    // One column of C: each float of A meets one of B, so every tile reads A once and the multiply
+    // costs what that reading costs; the other tiles multiply 15 or more columns of padding on top,
+    // and read A without float4 (n is not a multiple of 4). The 8 x 4 tile is then tried alone,
+    // unless the rows are too short to give each group of kDotLanes threads one step (K under
+    // 4 kDotLanes). With 2 to 4 columns the 128 x 16 tile measured faster on the H100, so the 8 x 4
+    // tile is a candidate nowhere else.
+    const bool dot_only = in_scope(TileShape::t8x4) && n == 1 && k >= 4 * kDotLanes;
+    // [dot rule]
+    for (const TileShapeRow& row : kTileShapes) {
+        const TileShape tile = row.value;
+        if (!in_scope(tile) || (tile == TileShape::t8x4) != dot_only)
+            continue;
+        for (const int splits : step07::kChoiceSplits) {
+            if (splits > scope.max_splits)
+                continue;
+            // A split is worth trying only if every range keeps kMinSplitDepth columns and K
+            // really divides into that many ranges.
+            if (splits > 1 && (ceil_div(k, splits) < step07::kMinSplitDepth ||
+                               step07::plan_splits(k, splits).count != splits)) {
+                continue;
+            }
+            all.push_back(estimate(m, n, k, {tile, splits}, occupancy));
+        }
+        // Stream-K, with one worker per resident block, where the tiles make more than one wave
+        // and end in a partial one; it needs a workspace, as split-K does.
+        const step07::StreamKPlan plan = step07::plan_stream_k(
+            m, n, k, {row.rows, row.cols}, stream_k_workers(tile, occupancy));
+        if (scope.max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
+            all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, occupancy));
+    }
+    return all;
+}
+
+// [choose]
+Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope) {
+    const std::vector<Estimate> all = candidates(m, n, k, occupancy, scope);
+    if (all.empty())
+        throw std::invalid_argument("step08::choose_config: the rule's scope holds no tile");
+    const auto best = std::min_element(
+        all.begin(), all.end(),
+        [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });
+    return best->config;
+}
+// [choose]
+
+}  // namespace step08

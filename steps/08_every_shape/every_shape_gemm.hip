@@ -1,0 +1,112 @@
+#include "every_shape_gemm.hpp"
+
+#include <hip/hip_runtime.h>
+
+#include <map>
+#include <mutex>
+
+#include "common/hip_check.hpp"
+#include "common/rounding.hpp"
+#include "dot_kernel.hpp"
+#include "every_shape_tilings.hpp"
+#include "packing.hpp"
+#include "tile_launch.hpp"
+#include "warp_tiled_gemm.hpp"
+#include "workspace.hpp"
+
+namespace step08 {
+
+Occupancy occupancy() {
+    static std::mutex mutex;
+    static std::map<int, Occupancy> known;
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = known.find(device);
+    if (found != known.end())
+        return found->second;
+    Occupancy result;
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    result.multiprocessors = properties.multiProcessorCount;
+    for (const TileShapeRow& row : kTileShapes) {
+        int& blocks = result.blocks[static_cast<int>(row.value)];
+        if (row.value == TileShape::t8x4) {
+            blocks = dot_resident_blocks();
+            continue;
+        }
+        with_tiling(row.value, [&](auto tiling) {
+            blocks = step07::resident_blocks<decltype(tiling)>();
+        });
+    }
+    known.emplace(device, result);
+    return result;
+}
+
+// [gemm]
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
+          const Config& config) {
+    check_config(config);
+    step06::check_sizes("step08::gemm", m, n, k);
+    if (m == 0 || n == 0)
+        return;  // C is empty: nothing to launch
+    const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
+    const bool vectorized = step06::float4_ready(a, b, c, n, k);
+    const bool pack = packs(config, m, n, k, vectorized);
+    // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
+    // to k' and n', k and n rounded up to 4.
+    const int k_read = pack ? tutorial::round_up(k, 4) : k;
+    const int n_read = pack ? tutorial::round_up(n, 4) : n;
+    const step06::TileSize size = tile_size(config.tile);
+    const step07::Launch job{a,
+                             b,
+                             c,
+                             m,
+                             n_read,
+                             k_read,
+                             step07::plan_splits(k_read, config.splits),
+                             step07::plan_stream_k(m, n_read, k_read, size, config.workers),
+                             nullptr,
+                             nullptr,
+                             vectorized || pack};
+    // With K whole the kernel writes C itself, except when it reads packed copies and float4
+    // cannot write C: then it writes an m x n' C' with float4 and the reduction copies C' into C,
+    // which the H100 does faster than the kernel's scalar stores.
+    const bool writes_c = job.split.count == 1 && (writes4 || !pack);
+    const auto launch_tiles = [&](const step07::Launch& l) {
+        if (config.tile == TileShape::t8x4) {
+            launch_dot(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
+            return;
+        }
+        with_tiling(config.tile,
+                    [&](auto tiling) { step07::launch_tiles<decltype(tiling)>(l, stream); });
+    };
+    if (!pack && writes_c && job.plan.workers == 0) {
+        launch_tiles(job);  // no copies, no partial tiles: no workspace
+        return;
+    }
+    // The workspace holds, in this order: the packed copies, then the partial tiles.
+    const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
+    const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
+    const std::size_t partials = step07::partial_floats(job, writes_c, size.rows, size.cols);
+    step07::workspaces().run(
+        packed_a + packed_b + partials, stream, [&](float* workspace, int* arrivals) {
+            step07::Launch l = job;
+            if (pack) {
+                step08::pack(a, m, k, workspace, m, k_read, stream);
+                step08::pack(b, k, n, workspace + packed_a, k_read, n_read, stream);
+                l.a = workspace;
+                l.b = workspace + packed_a;
+            }
+            step07::launch_with_partials(l, writes_c, c, n, workspace + packed_a + packed_b,
+                                         arrivals, stream, launch_tiles);
+        });
+}
+
+void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+    step06::check_sizes("step08::gemm", m, n, k);
+    gemm(a, b, c, m, n, k, stream, choose_config(m, n, k, occupancy()));
+}
+// [gemm]
+
+}  // namespace step08

@@ -1,0 +1,73 @@
+/// \file
+/// \brief Step 08's block tiles, named, sized and rated in one table: step 06's two, a smaller
+/// square one, two thin ones and the one-column tile. Plain host code, no HIP, tested on every
+/// build.
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <string>
+
+#include "tile_shape.hpp"
+
+namespace step08 {
+
+/// The block tiles this step launches: three square ones for C of every shape, two thin ones for
+/// a C of a few rows or a few columns, where a square tile would mostly multiply padding, and a
+/// dot-product tile for a C of one column, where reading A once is the whole cost.
+enum class TileShape {
+    t128x256,  ///< step 06's: 8 warps of 32 x 128, 8 x 16 per thread
+    t128x128,  ///< step 06's: 4 warps of 32 x 128, 8 x 16 per thread
+    t64x64,    ///< 2 warps of 32 x 64, 8 x 8 per thread
+    t16x128,   ///< 2 warps side by side, 16 x 64 each, 4 x 8 per thread
+    t128x16,   ///< 2 warps one above the other, 64 x 16 each, 8 x 4 per thread
+    t8x4,      ///< 8 groups of 32 threads, each group one row's dot products
+};
+
+/// One row of the table of tile shapes.
+struct TileShapeRow {
+    TileShape value;
+    const char* name;  ///< as reports and the command line spell it
+    int rows;          ///< rows of C per block
+    int cols;          ///< columns of C per block
+    double speed;      ///< multiply-adds per second of one block, as a share of a 128 x 256 block's
+};
+
+// [tile table]
+/// Every tile shape of step 08: the one place that names, sizes and rates them. The speeds were
+/// fitted to the H100 sweep on the notes page; the 8 x 4 tile's cost is counted in floats read
+/// instead (see estimate()).
+constexpr TileShapeRow kTileShapes[] = {
+    {TileShape::t128x256, "128x256", 128, 256, 1.0},
+    {TileShape::t128x128, "128x128", 128, 128, 0.93},
+    {TileShape::t64x64, "64x64", 64, 64, 0.80},
+    {TileShape::t16x128, "16x128", 16, 128, 0.50},
+    {TileShape::t128x16, "128x16", 128, 16, 0.50},
+    {TileShape::t8x4, "8x4", 8, 4, 1.0},
+};
+// [tile table]
+
+/// The tile's size.
+step06::TileSize tile_size(TileShape tile);
+
+/// The tile's name: "128x256", "64x64", "16x128"...
+const char* tile_name(TileShape tile);
+
+/// Every tile's name, as a list in words: "128x256, 128x128, 64x64, 16x128, 128x16 or 8x4".
+std::string tile_choices();
+
+/// The tile called `text`. Throws std::invalid_argument naming the accepted names when there is
+/// none.
+TileShape parse_tile_shape(const std::string& text);
+
+/// Step 08's occupancy: resident blocks per multiprocessor of each tile of kTileShapes.
+using Occupancy = step06::OccupancyOf<TileShape, std::size(kTileShapes)>;
+
+/// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
+constexpr int kDotRows = 8;
+
+/// Threads that share the dot products of one row of C in the 8 x 4 tile: each takes 4 columns of
+/// A's row at a time, so the group covers 4 kDotLanes columns per step.
+constexpr int kDotLanes = 32;
+
+}  // namespace step08

@@ -1,0 +1,187 @@
+/// \file
+/// \brief Step 08's program: a worked example of packing, then the general multiply with the
+/// configuration the rule picks for its shape on this GPU (or the one --tile, --splits,
+/// --stream-k and --pack force).
+#include <hip/hip_runtime.h>
+
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "common/command_line.hpp"
+#include "common/device.hpp"
+#include "common/gpu_gemm_runner.hpp"
+#include "common/matrix.hpp"
+#include "common/program.hpp"
+#include "choose_split.hpp"
+#include "every_shape_gemm.hpp"
+
+namespace {
+
+const tutorial::StepDescription kStep{
+    "step08_every_shape",
+    "Step 08: every shape. Six block tiles (two thin ones and one for a single column), split-K, "
+    "stream-K and packing, with a rule that picks the configuration for each shape from the "
+    "waves of blocks it gives on this GPU.",
+    "A (3 x 6) times B (6 x 3) in float, packed: A's rows padded to 8 floats, B's to 4",
+    /*default_size=*/1024,
+    /*default_iterations=*/10,
+    /*block_sizes=*/{},
+    /*block_help=*/"",
+    /*multi_device=*/false,
+    /*extra_options=*/
+    {{"--tile", "the block tile: auto (the rule's choice), " + step08::tile_choices(), "auto"},
+     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
+     {"--stream-k",
+      "blocks that share out the last, partial wave of tiles: auto (the rule's choice), 0 (no "
+      "stream-K) or 1 to 1024",
+      "auto"},
+     {"--pack",
+      "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
+      "multiply repays the copies), on or off",
+      "auto"}},
+};
+
+// What --tile, --splits, --stream-k and --pack ask for; nothing where they say auto. Bad text is
+// refused here, before any GPU is looked for.
+struct Request {
+    std::optional<step08::TileShape> tile;
+    std::optional<int> splits;
+    std::optional<int> workers;
+    step08::Packing packing = step08::Packing::automatic;
+};
+
+Request parse_request(const tutorial::Options& options) {
+    Request request;
+    const std::string& tile = options.extra.at("--tile");
+    const std::string& splits = options.extra.at("--splits");
+    const std::string& workers = options.extra.at("--stream-k");
+    if (tile != "auto") {
+        request.tile = tutorial::parse_option(
+            "--tile", [&] { return step08::parse_tile_shape(tile); }, " (or auto)");
+    }
+    if (splits != "auto") {
+        request.splits = tutorial::parse_option(
+            "--splits", [&] { return step07::parse_splits(splits); }, " (or auto)");
+    }
+    if (workers != "auto") {
+        request.workers = tutorial::parse_option(
+            "--stream-k", [&] { return step07::parse_workers(workers); }, " (or auto)");
+    }
+    if (request.workers && (request.splits || request.tile)) {
+        const step08::Config forced{request.tile.value_or(step08::TileShape::t128x256),
+                                    request.splits.value_or(1), step08::Packing::automatic,
+                                    *request.workers};
+        tutorial::parse_option(request.splits ? "--splits and --stream-k" : "--tile and --stream-k",
+                               [&] {
+                                   step08::check_config(forced);
+                                   return 0;
+                               });
+    }
+    request.packing = tutorial::parse_option(
+        "--pack", [&] { return step08::parse_packing(options.extra.at("--pack")); });
+    return request;
+}
+
+// [choice]
+// The configuration for an m x n x k multiply: the rule's, with what the command line forces put
+// in its place, and a line that says which it is and what the rule counted. Forcing one of split-K
+// and stream-K turns the other off unless it is forced too.
+step08::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
+    const step08::Occupancy occupancy = step08::occupancy();
+    step08::RuleScope scope;
+    if (request.workers && *request.workers != 0 && !request.tile) {
+        // Stream-K asked for: the rule's choice among the tiles that have it (all but 8 x 4).
+        scope.leave_out(step08::TileShape::t8x4);
+    }
+    step08::Config config = step08::choose_config(m, n, k, occupancy, scope);
+    if (request.tile) {
+        config.tile = *request.tile;
+        if (config.workers != 0)  // the rule's stream-K, with the forced tile's workers
+            config.workers = step08::stream_k_workers(config.tile, occupancy);
+    }
+    if (request.splits) {
+        config.splits = *request.splits;
+        config.workers = request.workers.value_or(0);
+    }
+    if (request.workers) {
+        config.workers = *request.workers;
+        config.splits = request.splits.value_or(1);
+    }
+    config.packing = request.packing;
+    const bool forced = request.tile || request.splits || request.workers ||
+                        request.packing != step08::Packing::automatic;
+    const step08::Estimate estimate = step08::estimate(m, n, k, config, occupancy);
+    std::ostringstream line;
+    line << step08::config_name(config)
+         << (forced ? " (forced by the command line)" : " (the rule's choice)") << ": "
+         << estimate.blocks << " blocks on " << occupancy.multiprocessors
+         << " multiprocessors holding " << occupancy.blocks_per_multiprocessor(config.tile)
+         << " each, " << std::fixed << std::setprecision(2) << estimate.waves << " waves";
+    const step07::StreamKPlan plan =
+        step07::plan_stream_k(m, n, k, step08::tile_size(config.tile), config.workers);
+    if (plan.workers > 0) {
+        line << "; stream-K: " << plan.first_tile << " whole tiles, then "
+             << plan.tiles - plan.first_tile << " shared by " << plan.workers << " blocks";
+    }
+    // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
+    if (step08::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
+        line << "; A and B packed into rows padded to 4 floats";
+    why = line.str();
+    return config;
+}
+// [choice]
+
+int run_worked_example(const tutorial::Options& options) {
+    // [worked example]
+    // A counts 1..18 row by row; B is 1 on its diagonal and 2 below it, 0 above.
+    tutorial::Matrix<float> a(3, 6), b(6, 3);
+    for (int i = 0; i < 3; ++i) {
+        for (int p = 0; p < 6; ++p)
+            a(i, p) = static_cast<float>(6 * i + p + 1);
+    }
+    for (int p = 0; p < 6; ++p) {
+        for (int j = 0; j < 3; ++j)
+            b(p, j) = p == j ? 1.0f : p > j ? 2.0f : 0.0f;
+    }
+    const step08::Config packed{step08::TileShape::t64x64, 1, step08::Packing::on};
+    const tutorial::Matrix<float> c = tutorial::multiply_on_device<float>(
+        a, b,
+        [&](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
+            step08::gemm(da, db, dc, m, n, k, stream, packed);
+        });
+    // [worked example]
+    return tutorial::report_worked_example(
+        options,
+        "Worked example: A (3 x 6) times B (6 x 3) in float, packed into A' (3 x 8) and B' (8 x 4) "
+        "with zeros, multiplied by one 64x64 tile into C' (3 x 4), copied into C",
+        a, b, c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
+        if (!options.quiet)
+            std::cout << kStep.summary << "\n\n";
+        const Request request = parse_request(options);
+        tutorial::select_device(options.devices.front());
+        const int example = run_worked_example(options);
+        if (example != tutorial::kExitVerified || options.example_only)
+            return example;
+
+        // [general multiply]
+        std::string why;
+        const step08::Config config = resolve(request, options.m, options.n, options.k, why);
+        if (!options.quiet)
+            std::cout << "\nConfiguration: " << why << "\n";
+        return tutorial::run_gpu_gemm(
+            options, {"08", step08::config_name(config)},
+            [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+                step08::gemm(a, b, c, m, n, k, stream, config);
+            });
+        // [general multiply]
+    });
+}

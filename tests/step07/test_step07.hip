@@ -1,0 +1,77 @@
+// Step 07 on the GPU: split-K and stream-K configurations and the step's choice through the shared
+// kernel harness, every way of sharing out the last tiles, and bad configurations.
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "split_k_gemm.hpp"
+#include "tests/support/gpu_test.hpp"
+#include "tests/support/kernel_suite.hpp"
+
+using step06::TileShape;
+using step07::Config;
+
+namespace {
+
+KernelUnderTest with(const Config& config) {
+    std::string name = std::string("t") + step06::tile_name(config.tile) + "_s" +
+                       std::to_string(config.splits);
+    if (config.workers != 0)
+        name += "_streamk" + std::to_string(config.workers);
+    return {name, [config](const float* a, const float* b, float* c, int m, int n, int k,
+                           hipStream_t stream) { step07::gemm(a, b, c, m, n, k, stream, config); }};
+}
+
+std::vector<KernelUnderTest> step07_kernels() {
+    return {with({TileShape::t128x256, 3}),     with({TileShape::t128x128, 2}),
+            with({TileShape::t128x128, 16}),    with({TileShape::t128x128, 64}),
+            with({TileShape::t128x256, 1, 3}),  with({TileShape::t128x128, 1, 7}),
+            {"choice", [](const float* a, const float* b, float* c, int m, int n, int k,
+                          hipStream_t stream) { step07::gemm(a, b, c, m, n, k, stream); }}};
+}
+
+}  // namespace
+
+TUTORIAL_KERNEL_SUITES(Step07, step07_kernels);
+
+TEST(Step07Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
+    for (const Config& config : {Config{TileShape::t128x128, 0}, Config{TileShape::t128x128, 65},
+                                 Config{TileShape::t128x128, 1, -1},
+                                 Config{TileShape::t128x128, 1, 1025},
+                                 Config{TileShape::t128x128, 2, 8}}) {
+        EXPECT_THROW(step07::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, config),
+                     std::invalid_argument)
+            << step07::config_name(config);
+    }
+    EXPECT_THROW(step07::gemm(nullptr, nullptr, nullptr, 4, -4, 4, nullptr), std::invalid_argument);
+}
+
+// 300 x 520 x 333 in 128 x 128 tiles: 3 x 5 = 15 tiles of 21 K-slices. Each worker count shares
+// out a different last wave: 1, 5 and 15 none (whole waves only), 2 one tile, 7 one tile among 7,
+// 13 two tiles cut mid-tile, 16 and 40 all 15 tiles (fewer tiles than workers, some workers idle).
+// Every result must be right and the same bits twice, whoever arrives last at a shared tile.
+class Step07StreamK : public testing::TestWithParam<int> {};
+
+TEST_P(Step07StreamK, EveryShareIsRightAndRepeatable) {
+    TUTORIAL_REQUIRE_GPU();
+    const int m = 300, n = 520, k = 333;
+    const KernelUnderTest kernel = with({TileShape::t128x128, 1, GetParam()});
+    tutorial::Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 1101);
+    tutorial::fill_random(b, 1102);
+    const tutorial::Matrix<float> first = tutorial_test::multiply_guarded(kernel, a, b);
+    const auto report = tutorial::verify_gemm(a, b, first);
+    EXPECT_TRUE(report.passed) << report.summary();
+    const tutorial::Matrix<float> again = tutorial_test::multiply_guarded(kernel, a, b);
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.bytes()), 0)
+        << "a second run differs from the first";
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, Step07StreamK, testing::Values(1, 2, 5, 7, 13, 15, 16, 40),
+                         [](const testing::TestParamInfo<int>& info) {
+                             return "workers" + std::to_string(info.param);
+                         });

@@ -1,0 +1,106 @@
+// Step 08 on the GPU: its tiles, packing, split-K and stream-K on them, and the rule's choice,
+// through the shared kernel harness; bad configurations; the rule packing a big odd multiply.
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/device.hpp"
+#include "common/hip_check.hpp"
+#include "every_shape_gemm.hpp"
+#include "tests/support/gpu_test.hpp"
+#include "tests/support/kernel_suite.hpp"
+
+using step08::Config;
+using step08::Packing;
+using step08::TileShape;
+
+namespace {
+
+KernelUnderTest with(const Config& config) {
+    std::string name = std::string("t") + step08::tile_name(config.tile) + "_s" +
+                       std::to_string(config.splits);
+    if (config.workers != 0)
+        name += "_streamk" + std::to_string(config.workers);
+    if (config.packing == Packing::on)
+        name += "_packed";
+    return {name, [config](const float* a, const float* b, float* c, int m, int n, int k,
+                           hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); }};
+}
+
+// Unpacked, shapes whose n or k is not a multiple of 4 take the scalar path; packed, the float4
+// path on padded copies.
+std::vector<KernelUnderTest> step08_kernels() {
+    return {with({TileShape::t128x256, 1, Packing::on}),
+            with({TileShape::t64x64, 1, Packing::off}),
+            with({TileShape::t64x64, 16, Packing::off}),
+            with({TileShape::t64x64, 3, Packing::on}),
+            with({TileShape::t64x64, 1, Packing::on, 7}),
+            with({TileShape::t16x128, 1, Packing::off}),
+            with({TileShape::t16x128, 8, Packing::off}),
+            with({TileShape::t128x16, 1, Packing::off}),
+            with({TileShape::t128x16, 4, Packing::on}),
+            with({TileShape::t16x128, 1, Packing::off, 5}),
+            with({TileShape::t8x4, 1, Packing::off}),
+            with({TileShape::t8x4, 5, Packing::on}),
+            {"rule", [](const float* a, const float* b, float* c, int m, int n, int k,
+                        hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream); }}};
+}
+
+}  // namespace
+
+TUTORIAL_KERNEL_SUITES(Step08, step08_kernels);
+
+TEST(Step08Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
+    for (const Config& config : {Config{TileShape::t64x64, 0}, Config{TileShape::t128x128, 65},
+                                 Config{TileShape::t64x64, 1, Packing::automatic, 1025},
+                                 Config{TileShape::t128x128, 2, Packing::automatic, 8},
+                                 Config{TileShape::t8x4, 1, Packing::automatic, 4}}) {
+        EXPECT_THROW(step08::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, config),
+                     std::invalid_argument)
+            << step08::config_name(config);
+    }
+    EXPECT_THROW(step08::gemm(nullptr, nullptr, nullptr, -1, 4, 4, nullptr), std::invalid_argument);
+}
+
+// The rule's own choice on a multiply big enough to be packed (worth_packing()), n and k odd. On
+// a GPU only: HIP on the CPU would take minutes over its 29 billion multiply-adds (the packed
+// configurations themselves run on every route, forced, in the harness above).
+TEST(Step08Rule, PacksABigOddMultiplyCorrectly) {
+    TUTORIAL_REQUIRE_GPU();
+    if (tutorial::hip_runs_on_cpu())
+        GTEST_SKIP() << "29 billion multiply-adds are minutes of work for HIP on the CPU";
+    const tutorial_test::Shape s{3075, 3073, 3077};
+    ASSERT_TRUE(step08::worth_packing(s.m, s.n, s.k));
+    tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 901);
+    tutorial::fill_random(b, 902);
+    const KernelUnderTest rule{"rule", [](const float* da, const float* db, float* dc, int m, int n,
+                                          int k, hipStream_t stream) {
+                                   step08::gemm(da, db, dc, m, n, k, stream);
+                               }};
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(rule, a, b);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST(Step08Occupancy, MatchesTheDevice) {
+    TUTORIAL_REQUIRE_GPU();
+    const step08::Occupancy occupancy = step08::occupancy();
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    EXPECT_EQ(occupancy.multiprocessors, properties.multiProcessorCount);
+    const auto blocks = [&](TileShape tile) { return occupancy.blocks[static_cast<int>(tile)]; };
+    EXPECT_GE(blocks(TileShape::t128x256), 1);
+    // Fewer threads per block: at least as many blocks fit.
+    EXPECT_GE(blocks(TileShape::t128x128), blocks(TileShape::t128x256));
+    EXPECT_GE(blocks(TileShape::t64x64), blocks(TileShape::t128x128));
+    // The thin tiles have as many threads as a 64 x 64 block and fewer sums per thread.
+    EXPECT_GE(blocks(TileShape::t16x128), blocks(TileShape::t128x256));
+    EXPECT_GE(blocks(TileShape::t128x16), blocks(TileShape::t128x256));
+    EXPECT_GE(blocks(TileShape::t8x4), 1);
+}

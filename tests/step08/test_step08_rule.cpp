@@ -1,0 +1,360 @@
+// Step 08's host side: the tile table, packing, and the rule that picks a configuration. No GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "choose_config.hpp"
+
+using step08::Config;
+using step08::Occupancy;
+using step08::Packing;
+using step08::TileShape;
+
+namespace {
+
+// An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
+// blocks each.
+const Occupancy kH100{132, {1, 2, 6, 8, 8, 8}};
+
+std::string message_of(void (*call)()) {
+    try {
+        call();
+    } catch (const std::invalid_argument& error) {
+        return error.what();
+    }
+    return "(no exception)";
+}
+
+}  // namespace
+
+// ---- split plans --------------------------------------------------------------------------------
+
+TEST(Step08Names, RoundTripAndRead) {
+    for (const TileShape tile : step08::kAllTileShapes)
+        EXPECT_EQ(step08::parse_tile_shape(step08::tile_name(tile)), tile);
+    EXPECT_EQ(step08::config_name({TileShape::t128x128, 1}), "128x128");
+    EXPECT_EQ(step08::config_name({TileShape::t64x64, 4}), "64x64 split 4");
+    EXPECT_EQ(step08::tile_size(TileShape::t64x64).rows, 64);
+    EXPECT_EQ(step08::tile_size(TileShape::t128x128).cols, 128);
+    EXPECT_EQ(step08::tile_size(TileShape::t128x256).cols, 256);
+    EXPECT_EQ(step08::tile_name(TileShape::t128x256), std::string("128x256"));
+    EXPECT_EQ(step07::parse_splits("1"), 1);
+    EXPECT_EQ(step07::parse_splits("16"), 16);
+    EXPECT_EQ(step07::parse_splits("64"), 64);
+}
+
+TEST(Step08Names, UnknownTileNamesTheAllowedOnes) {
+    EXPECT_EQ(message_of([] { step08::parse_tile_shape("128x64"); }),
+              "'128x64' is not a tile shape of step 08; choose 128x256, 128x128, 64x64, 16x128, "
+              "128x16 or 8x4");
+    EXPECT_THROW(step08::parse_tile_shape(""), std::invalid_argument);
+}
+
+TEST(Step08Names, PackingRoundTripsAndNamesTheAllowedOnes) {
+    for (const Packing packing : {Packing::automatic, Packing::off, Packing::on})
+        EXPECT_EQ(step08::parse_packing(step08::packing_name(packing)), packing);
+    EXPECT_EQ(step08::config_name({TileShape::t128x256, 2, Packing::on}),
+              "128x256 split 2, packed");
+    EXPECT_EQ(step08::config_name({TileShape::t64x64, 1, Packing::off}), "64x64, unpacked");
+    EXPECT_EQ(message_of([] { step08::parse_packing("yes"); }),
+              "'yes' is not a packing of step 08; choose auto, on or off");
+    EXPECT_THROW(step08::parse_packing(""), std::invalid_argument);
+}
+
+TEST(Step08Packing, WorthItWorkedOutByHand) {
+    ASSERT_EQ(step08::kPackMinIntensity, 1024.0) << "the cases below are worked out for 1024";
+    // A cube of side s moves 3 s^2 floats for s^3 multiply-adds: s / 3 per float, so it packs
+    // from s = 3 x 1024 = 3072 on.
+    EXPECT_TRUE(step08::worth_packing(3072, 3072, 3072));
+    EXPECT_FALSE(step08::worth_packing(3071, 3071, 3071));
+    EXPECT_TRUE(step08::worth_packing(4097, 4097, 4097));  // 1365.7 per float
+    // 3001^3: 1000.3 per float; 1000 x 1000 x 1001: 333.
+    EXPECT_FALSE(step08::worth_packing(3001, 3001, 3001));
+    EXPECT_FALSE(step08::worth_packing(1000, 1000, 1001));
+    // Few rows times a big B: 8.588e9 / 69.19e6 = 124 per float, B alone is most of the copying.
+    EXPECT_FALSE(step08::worth_packing(128, 8191, 8191));
+    // A dot product moves both vectors for as many multiply-adds: never.
+    EXPECT_FALSE(step08::worth_packing(1, 1, 5001));
+    // The largest sizes do not overflow the count.
+    EXPECT_TRUE(step08::worth_packing(46339, 46339, 46339));
+}
+
+TEST(Step08Packing, OnlyWhenFloat4CannotReadTheOperands) {
+    const Config automatic{TileShape::t128x256, 1, Packing::automatic};
+    const Config on{TileShape::t64x64, 2, Packing::on};
+    const Config off{TileShape::t128x128, 1, Packing::off};
+    for (const Config& config : {automatic, on, off})
+        EXPECT_FALSE(step08::packs(config, 4096, 4096, 4096, true)) << step08::config_name(config);
+    EXPECT_TRUE(step08::packs(automatic, 4097, 4097, 4097, false));
+    EXPECT_FALSE(step08::packs(automatic, 67, 45, 33, false));
+    EXPECT_TRUE(step08::packs(on, 3, 3, 3, false));
+    EXPECT_FALSE(step08::packs(off, 4097, 4097, 4097, false));
+}
+
+// ---- the estimate -------------------------------------------------------------------------------
+
+TEST(Step08Estimate, CountsBlocksAndWavesByHand) {
+    // 1024^3 with 128 x 128 tiles: 8 x 8 = 64 blocks on 132 multiprocessors x 2 slots: 0.24 waves.
+    const step08::Estimate whole =
+        step08::estimate(1024, 1024, 1024, {TileShape::t128x128, 1}, kH100);
+    EXPECT_EQ(whole.blocks, 64);
+    EXPECT_NEAR(whole.waves, 64.0 / 264.0, 1e-12);
+    EXPECT_EQ(whole.reduction, 0.0);
+    // Split in 4: 256 blocks, 0.97 waves; the reduction moves (4 + 1) x 1024^2 floats.
+    const step08::Estimate split =
+        step08::estimate(1024, 1024, 1024, {TileShape::t128x128, 4}, kH100);
+    EXPECT_EQ(split.blocks, 256);
+    EXPECT_NEAR(split.waves, 256.0 / 264.0, 1e-12);
+    EXPECT_GT(split.reduction, 0.0);
+    // 64 x 64 tiles: 16 x 16 = 256 blocks, six slots per multiprocessor.
+    const step08::Estimate small =
+        step08::estimate(1024, 1024, 1024, {TileShape::t64x64, 1}, kH100);
+    EXPECT_EQ(small.blocks, 256);
+    EXPECT_NEAR(small.waves, 256.0 / 792.0, 1e-12);
+}
+
+TEST(Step08Estimate, ALastPartialRoundCostsMoreThanItsShare) {
+    // One multiprocessor with two 128 x 128 slots, 7 blocks of 128 x 128 x 16: three full rounds
+    // of two blocks, then one block alone, which runs at sqrt(1 / 2) of a full round's speed per
+    // block: 6 + 1 / sqrt(0.5) = 7.41 blocks' work at the 128 x 128 tile's speed.
+    const Occupancy one{1, {1, 2, 6}};
+    const double block_work = 128.0 * 128.0 * 16.0;
+    const step08::Estimate seven =
+        step08::estimate(7 * 128, 128, 16, {TileShape::t128x128, 1}, one);
+    EXPECT_NEAR(seven.compute, (6.0 + 1.0 / std::sqrt(0.5)) * block_work / 0.93, 1e-6);
+    // Eight blocks fill four rounds: no block runs alone, so the eighth costs less than 1 /
+    // sqrt(0.5).
+    const step08::Estimate eight =
+        step08::estimate(8 * 128, 128, 16, {TileShape::t128x128, 1}, one);
+    EXPECT_NEAR(eight.compute, 8.0 * block_work / 0.93, 1e-6);
+}
+
+TEST(Step08Estimate, MoreMultiprocessorsNeverMakeItSlower) {
+    for (const int multiprocessors : {1, 8, 60, 132, 264}) {
+        Occupancy more = kH100;
+        more.multiprocessors = multiprocessors * 2;
+        Occupancy fewer = kH100;
+        fewer.multiprocessors = multiprocessors;
+        for (const Config config : {Config{TileShape::t128x128, 1}, Config{TileShape::t64x64, 3}}) {
+            EXPECT_LE(step08::estimate(3000, 2000, 1000, config, more).total(),
+                      step08::estimate(3000, 2000, 1000, config, fewer).total());
+        }
+    }
+}
+
+// ---- the rule -----------------------------------------------------------------------------------
+
+TEST(Step08Rule, BigSquaresTakeTheBigTileUnsplitWithStreamK) {
+    // 4096^3: 512 blocks of 128 x 256 are 3.9 waves; splitting would only add the reduction, and
+    // stream-K shares the 116 tiles of the last wave among all 132 multiprocessors.
+    for (const int size : {4096, 8192}) {
+        const Config config = step08::choose_config(size, size, size, kH100);
+        EXPECT_EQ(config.tile, TileShape::t128x256) << size;
+        EXPECT_EQ(config.splits, 1) << size;
+        EXPECT_EQ(config.workers, 132) << size;
+    }
+}
+
+TEST(Step08Estimate, StreamKCountsTheWholeWavesThenEqualShares) {
+    // 4096^3, 128 x 256 on 132 multiprocessors: three whole rounds, then 116 / 132 of one, plus
+    // four tiles of traffic per worker.
+    const double tile_work = 128.0 * 256.0 * 4096.0;
+    const step08::Estimate plain =
+        step08::estimate(4096, 4096, 4096, {TileShape::t128x256, 1}, kH100);
+    const step08::Estimate shared = step08::estimate(
+        4096, 4096, 4096, {TileShape::t128x256, 1, Packing::automatic, 132}, kH100);
+    EXPECT_NEAR(plain.compute, 4.0 * tile_work, 1e-3);
+    EXPECT_NEAR(shared.compute, (3.0 + 116.0 / 132.0) * tile_work, 1e-3);
+    EXPECT_NEAR(shared.reduction, 80.0 * 4.0 * 128.0 * 256.0, 1e-6);
+    EXPECT_EQ(shared.blocks, 396 + 132);
+    EXPECT_LT(shared.total(), plain.total());
+}
+
+TEST(Step08Rule, StreamKOnlyWhereItPays) {
+    // 8192 x 8192 x 128: K = 128 is 8 slices, so the 68 tiles of the last wave are short work
+    // and moving the partial tiles would cost more than the wave.
+    EXPECT_EQ(step08::choose_config(8192, 8192, 128, kH100).workers, 0);
+    // Whole waves (132 tiles of 128 x 256) leave nothing to share.
+    EXPECT_EQ(step08::choose_config(128 * 12, 256 * 11, 4096, kH100).workers, 0);
+    // Less than one wave: split-K's business, not stream-K's.
+    EXPECT_EQ(step08::choose_config(1024, 1024, 1024, kH100).workers, 0);
+    // Every candidate with stream-K has whole tiles before the shared ones and one worker per
+    // resident block.
+    for (const step08::Estimate& candidate : step08::candidates(6000, 6000, 6000, kH100)) {
+        if (candidate.config.workers == 0)
+            continue;
+        EXPECT_EQ(candidate.config.splits, 1);
+        EXPECT_EQ(candidate.config.workers,
+                  std::min(step07::kMaxWorkers,
+                           132 * kH100.blocks_per_multiprocessor(candidate.config.tile)));
+    }
+}
+
+TEST(Step08Rule, FewTilesAndLongKAreSplit) {
+    // 1024 x 1024 x 16384: 64 big tiles fill a quarter of a wave, so K is split.
+    const Config long_k = step08::choose_config(1024, 1024, 16384, kH100);
+    EXPECT_GT(long_k.splits, 1);
+    // 128 x 8192 x 8192: 64 big tiles again.
+    EXPECT_GT(step08::choose_config(128, 8192, 8192, kH100).splits, 1);
+    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows: 32 of 160
+    // columns (64 ranges would be 80 columns deep, and 5000 needs only 63 of those), on the 8 x 4
+    // tile.
+    const Config dot = step08::choose_config(1, 1, 5000, kH100);
+    EXPECT_EQ(dot.splits, 32);
+    EXPECT_EQ(dot.tile, TileShape::t8x4) << step08::tile_name(dot.tile);
+    // 256 x 256 x 16384: 16 small tiles; 64 ranges of 256 columns.
+    EXPECT_EQ(step08::choose_config(256, 256, 16384, kH100).splits, 64);
+}
+
+TEST(Step08Rule, ShortKIsNeverSplit) {
+    // 8192 x 8192 x 128: 4096 blocks already; and K of 128 cannot keep 64 columns in 3 ranges.
+    EXPECT_EQ(step08::choose_config(8192, 8192, 128, kH100).splits, 1);
+    EXPECT_EQ(step08::choose_config(64, 4096, 8, kH100).splits, 1);
+    EXPECT_EQ(step08::choose_config(300, 300, 1, kH100).splits, 1);
+}
+
+TEST(Step08Rule, NarrowCTakesTheNarrowerTile) {
+    // 8192 x 128 x 8192: a 128 x 256 block would leave half of its columns empty; 128 x 128
+    // blocks, K split in 4, make 256 blocks for 264 slots.
+    const Config config = step08::choose_config(8192, 128, 8192, kH100);
+    EXPECT_EQ(config.tile, TileShape::t128x128);
+    EXPECT_EQ(config.splits, 4);
+}
+
+TEST(Step08Rule, FewRowsOrColumnsTakeAThinTile) {
+    // Measured on the H100 (step 06's page): 16 x 8192 x 8192 ran at 1.49 of cuBLAS as 16 x 128
+    // split 8 and at 0.72 as 64 x 64 split 16; 8192 x 16 x 8192 at 0.98 as 128 x 16 split 8.
+    for (const int few : {1, 16, 32}) {
+        SCOPED_TRACE(few);
+        const Config rows = step08::choose_config(few, 8192, 8192, kH100);
+        EXPECT_EQ(rows.tile, TileShape::t16x128);
+        EXPECT_GT(rows.splits, 1);  // 64 tiles: K is split to fill the GPU
+        // One column is the 8 x 4 tile's (below).
+        if (few > 1)
+            EXPECT_EQ(step08::choose_config(8192, few, 8192, kH100).tile, TileShape::t128x16);
+    }
+    // At 64 rows a thin tile reads B four times: 64 x 64 split 4 (0.89) beat 16 x 128 (0.46 whole).
+    EXPECT_EQ(step08::choose_config(64, 8192, 8192, kH100).tile, TileShape::t64x64);
+    // Squares from 257 up take a square tile: there the thin tile's slower blocks cost more than
+    // the padding that a square tile multiplies.
+    for (const int size : {257, 640, 1000, 4096}) {
+        SCOPED_TRACE(size);
+        const TileShape tile = step08::choose_config(size, size, size, kH100).tile;
+        EXPECT_TRUE(tile != TileShape::t16x128 && tile != TileShape::t128x16);
+    }
+}
+
+TEST(Step08Rule, OneColumnTakesTheDotTile) {
+    // Where C has one column and K gives each group of threads at least one step, the 8 x 4 tile
+    // is the only candidate; with 2 to 5 columns, or K under 4 kDotLanes, it is never one.
+    const int step = 4 * step08::kDotLanes;
+    const int sizes[][2] = {{8192, 8192}, {1, 65536}, {1000, 1000}, {4096, step}, {65536, 300}};
+    for (const auto& [m, k] : sizes) {
+        SCOPED_TRACE(std::to_string(m) + "x1x" + std::to_string(k));
+        for (const step08::Estimate& candidate : step08::candidates(m, 1, k, kH100)) {
+            EXPECT_EQ(candidate.config.tile, TileShape::t8x4);
+            EXPECT_EQ(candidate.config.workers, 0);
+        }
+        EXPECT_EQ(step08::choose_config(m, 1, k, kH100).tile, TileShape::t8x4);
+        // Without it (the benchmark's comparison), the others compete as before.
+        EXPECT_NE(step08::choose_config(m, 1, k, kH100, step07::kMaxSplits, false).tile,
+                  TileShape::t8x4);
+        for (const int n : {2, 3, 4, 5}) {
+            for (const step08::Estimate& candidate : step08::candidates(m, n, k, kH100))
+                EXPECT_NE(candidate.config.tile, TileShape::t8x4) << n << " columns";
+        }
+    }
+    for (const step08::Estimate& candidate : step08::candidates(65536, 1, step - 1, kH100))
+        EXPECT_NE(candidate.config.tile, TileShape::t8x4);
+    // Its threads share K instead of stream-K workers: the rule gives it none.
+    EXPECT_EQ(step08::stream_k_workers(TileShape::t8x4, kH100), 0);
+}
+
+TEST(Step08Rule, TheDotTileSplitsUntilEveryMultiprocessorHasABlock) {
+    // 8192 x 1 x 8192: 1024 blocks for 132 multiprocessors, K whole. 1024 x 1 x 65536: 128 blocks,
+    // so 2 ranges. 1 x 1 x 65536: one block, so as many ranges as the rule allows.
+    EXPECT_EQ(step08::choose_config(8192, 1, 8192, kH100).splits, 1);
+    EXPECT_EQ(step08::choose_config(1024, 1, 65536, kH100).splits, 2);
+    EXPECT_EQ(step08::choose_config(1, 1, 65536, kH100).splits, step07::kMaxSplits);
+}
+
+TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
+    // 8192 x 1 x 8192, K whole: 1024 blocks of 8 rows, each reading 8 x 8192 floats of A at 40
+    // multiply-adds a float, spread over the 132 multiprocessors.
+    const step08::Estimate e =
+        step08::estimate(8192, 1, 8192, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_EQ(e.blocks, 1024);
+    EXPECT_NEAR(e.waves, 1024.0 / (132 * 8), 1e-12);
+    EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 8 * 8192 * 40 / 132);
+    EXPECT_DOUBLE_EQ(e.reduction, 0.0);
+    // A range shorter than one step of a group (4 x 32 columns) costs a whole step: K = 100.
+    const step08::Estimate short_k =
+        step08::estimate(8192, 1, 100, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(short_k.compute, 1024.0 * 8 * 128 * 40 / 132);
+    // Fewer blocks than multiprocessors: the busiest one reads one block's share, 1 x 1 x 65536.
+    const step08::Estimate few =
+        step08::estimate(1, 1, 65536, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(few.compute, 8.0 * 65536 * 40);
+    // The 8 x 4 tile reads A and B where they are: nothing to pack, even when asked.
+    EXPECT_FALSE(step08::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, false));
+}
+
+TEST(Step08Rule, MaxSplitsOfOneNeverSplitsNorStreams) {
+    // Neither split-K nor stream-K: the multiply needs no workspace (step 09's inner multiplies).
+    for (const int k : {1, 100, 5000, 16384}) {
+        EXPECT_EQ(step08::choose_config(1, 1, k, kH100, 1).splits, 1);
+        EXPECT_EQ(step08::choose_config(2048, 2048, k, kH100, 1).splits, 1);
+        EXPECT_EQ(step08::choose_config(4096, 4096, k, kH100, 1).workers, 0);
+        EXPECT_EQ(step08::choose_config(6000, 6000, k, kH100, 1).workers, 0);
+    }
+}
+
+TEST(Step08Rule, PicksTheSmallestEstimateOfAllCandidates) {
+    for (const int m : {1, 100, 1000, 4097}) {
+        for (const int k : {1, 64, 800, 16384}) {
+            const auto all = step08::candidates(m, 2000, k, kH100);
+            ASSERT_FALSE(all.empty());
+            const Config chosen = step08::choose_config(m, 2000, k, kH100);
+            const double chosen_total = step08::estimate(m, 2000, k, chosen, kH100).total();
+            for (const step08::Estimate& other : all)
+                EXPECT_LE(chosen_total, other.total()) << step08::config_name(other.config);
+            // Every candidate keeps its ranges at least kMinSplitDepth deep.
+            for (const step08::Estimate& other : all) {
+                if (other.config.splits > 1) {
+                    EXPECT_GE((k + other.config.splits - 1) / other.config.splits,
+                              step07::kMinSplitDepth);
+                }
+            }
+        }
+    }
+}
+
+TEST(Step08Rule, MeasuredMidSizesTakeTheirFastestKind) {
+    // Measured on the H100 with every configuration (step 06's page): 1792^3 ran fastest as 128 x
+    // 256 split 4 (1.00 of cuBLAS; 128 x 128 split 2 reached 0.80), 640^3 with 4 to 8 ranges (64
+    // x 64 split 4: 1.18; 128 x 128 split 4: 0.83).
+    const Config big = step08::choose_config(1792, 1792, 1792, kH100);
+    EXPECT_EQ(big.tile, TileShape::t128x256);
+    EXPECT_EQ(big.splits, 4);
+    EXPECT_GE(step08::choose_config(640, 640, 640, kH100).splits, 4);
+    EXPECT_NE(step08::choose_config(640, 640, 640, kH100).tile, TileShape::t128x128);
+}
+
+TEST(Step08Rule, AGpuWithFewerMultiprocessorsSplitsLess) {
+    // 1024^3 on 132 multiprocessors is split; on 8 the 64 big tiles already make 4 waves.
+    EXPECT_GT(step08::choose_config(1024, 1024, 1024, kH100).splits, 1);
+    EXPECT_EQ(step08::choose_config(1024, 1024, 1024, Occupancy{8, {2, 6}}).splits, 1);
+}
+
+TEST(Step08Names, TheDotTileRefusesStreamK) {
+    // The 8 x 4 tile splits K among its threads and by split-K, never by stream-K.
+    EXPECT_EQ(message_of([] {
+                  step08::check_config({TileShape::t8x4, 1, Packing::automatic, 4});
+              }),
+              "the 8x4 tile shares K among the threads of each row, not among stream-K workers: "
+              "got 4 stream-K workers");
+    EXPECT_NO_THROW(step08::check_config({TileShape::t8x4, 64, Packing::automatic, 0}));
+}

@@ -1,0 +1,276 @@
+/// \file
+/// \brief The GPU test harness that every kernel step from step 06 on registers its kernels with:
+/// a C guarded by sentinels, misaligned pointers, exact integers, NaN rows and columns,
+/// overwriting, repeatable bits and the shape suite. A step lists its kernels (KernelUnderTest)
+/// and calls TUTORIAL_KERNEL_SUITES once; the tests themselves stand here only.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/gpu_gemm_runner.hpp"
+#include "common/hip_check.hpp"
+#include "common/matrix.hpp"
+#include "common/verify.hpp"
+#include "tests/support/gpu_test.hpp"
+#include "tests/support/shapes.hpp"
+
+namespace tutorial_test {
+
+/// One kernel configuration of a step, as the harness runs it: its name in test names and the
+/// multiply on device pointers.
+struct KernelUnderTest {
+    std::string name;
+    tutorial::GemmLauncher<float> launch;
+};
+
+/// Lets GoogleTest print a kernel by its name.
+inline void PrintTo(const KernelUnderTest& kernel, std::ostream* out) {
+    *out << kernel.name;
+}
+
+/// Where each matrix starts inside its device allocation, in floats: 4 keeps hipMalloc's 16-byte
+/// alignment, 1 breaks it.
+struct Offsets {
+    int a = 4, b = 4, c = 4;
+};
+
+constexpr int kGuard = 64;              ///< floats of sentinel after C's last element
+constexpr float kSentinel = -12345.0f;  ///< what C's allocation holds before the multiply
+
+/// Multiplies with `kernel` into a C surrounded by sentinels and returns C; fails the test when
+/// anything outside C changed.
+inline tutorial::Matrix<float> multiply_guarded(const KernelUnderTest& kernel,
+                                                const tutorial::Matrix<float>& a,
+                                                const tutorial::Matrix<float>& b,
+                                                const Offsets& offsets = {}) {
+    const int m = a.rows(), k = a.cols(), n = b.cols();
+    tutorial::DeviceBuffer<float> device_a(a.size() + offsets.a);
+    tutorial::DeviceBuffer<float> device_b(b.size() + offsets.b);
+    const std::size_t c_size = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
+    tutorial::DeviceBuffer<float> device_c(offsets.c + c_size + kGuard);
+    HIP_CHECK(hipMemcpy(device_a.get() + offsets.a, a.data(), a.bytes(), hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemcpy(device_b.get() + offsets.b, b.data(), b.bytes(), hipMemcpyHostToDevice));
+    std::vector<float> whole_c(device_c.size(), kSentinel);
+    HIP_CHECK(hipMemcpy(device_c.get(), whole_c.data(), device_c.bytes(), hipMemcpyHostToDevice));
+    kernel.launch(device_a.get() + offsets.a, device_b.get() + offsets.b,
+                  device_c.get() + offsets.c, m, n, k, nullptr);
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipMemcpy(whole_c.data(), device_c.get(), device_c.bytes(), hipMemcpyDeviceToHost));
+    for (int i = 0; i < offsets.c; ++i)
+        EXPECT_EQ(whole_c[i], kSentinel) << "written before C, at offset " << i;
+    for (int i = 0; i < kGuard; ++i) {
+        EXPECT_EQ(whole_c[offsets.c + c_size + i], kSentinel)
+            << "written " << i << " floats past the end of C";
+    }
+    tutorial::Matrix<float> c(m, n);
+    std::memcpy(c.data(), whole_c.data() + offsets.c, c.bytes());
+    return c;
+}
+
+/// The same values as float or as int (exact for the small integers the tests use).
+template <class To, class From>
+tutorial::Matrix<To> converted(const tutorial::Matrix<From>& matrix) {
+    tutorial::Matrix<To> result(matrix.rows(), matrix.cols());
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        result.data()[i] = static_cast<To>(matrix.data()[i]);
+    return result;
+}
+
+/// The common shapes: n or k not a multiple of 4 (the scalar path), multiples of 4 that are not
+/// multiples of the tiles (the float4 path on partial tiles), whole tiles, k = 1, a 5000-long dot
+/// product, a short wide one, and two above 1000.
+inline const std::vector<Shape>& kernel_shapes() {
+    static const std::vector<Shape> shapes = {
+        {1, 1, 1},          {3, 3, 2},         {7, 13, 5},     {17, 31, 13},   {64, 1, 33},
+        {1, 50, 40},        {40, 30, 1},       {129, 65, 257}, {33, 29, 31},   {64, 63, 65},
+        {1, 4, 4},          {100, 36, 20},     {260, 132, 36}, {256, 256, 64}, {4, 128, 12},
+        {131, 4, 1028},     {1, 1, 5000},      {64, 4096, 8},  {97, 101, 103}, {2, 2, 4096},
+        {1031, 1025, 1037}, {1028, 1024, 1036}};
+    return shapes;
+}
+
+}  // namespace tutorial_test
+
+// The suites stand outside the namespace so that a test file's INSTANTIATE_TEST_SUITE_P names them
+// as they are.
+using tutorial_test::KernelUnderTest;
+
+// ---- per kernel ---------------------------------------------------------------------------------
+
+class KernelConfig : public testing::TestWithParam<KernelUnderTest> {};
+
+TEST_P(KernelConfig, OverwritesInsteadOfAccumulating) {
+    TUTORIAL_REQUIRE_GPU();
+    // Two multiplies into the same C: a kernel or reduction that adds to C would double it.
+    const int m = 70, n = 36, k = 300;
+    tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
+    tutorial::fill_random(a, 501);
+    tutorial::fill_random(b, 502);
+    tutorial::DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(c.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    for (int repeat = 0; repeat < 2; ++repeat)
+        GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+    HIP_CHECK(hipDeviceSynchronize());
+    device_c.download(c);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(KernelConfig, SameInputsGiveTheSameBits) {
+    TUTORIAL_REQUIRE_GPU();
+    // Partial tiles are added in a fixed order, so repeated runs agree bit for bit.
+    const int m = 150, n = 260, k = 3000;
+    tutorial::Matrix<float> a(m, k), b(k, n), first(m, n), again(m, n);
+    tutorial::fill_random(a, 601);
+    tutorial::fill_random(b, 602);
+    tutorial::DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(first.size());
+    device_a.upload(a);
+    device_b.upload(b);
+    GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+    device_c.download(first);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        HIP_CHECK(hipMemset(device_c.get(), 0xFF, device_c.bytes()));
+        GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
+        device_c.download(again);
+        ASSERT_EQ(std::memcmp(first.data(), again.data(), first.bytes()), 0)
+            << "run " << repeat + 2 << " differs from the first";
+    }
+    const auto report = tutorial::verify_gemm(a, b, first);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(KernelConfig, NanInAMakesExactlyItsRowNan) {
+    TUTORIAL_REQUIRE_GPU();
+    const int m = 131, n = 67, k = 517;
+    const int nan_row = 77, nan_col = 300;
+    tutorial::Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 701);
+    tutorial::fill_random(b, 702);
+    a(nan_row, nan_col) = std::numeric_limits<float>::quiet_NaN();
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(GetParam(), a, b);
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            if (i == nan_row)
+                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+            else
+                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+        }
+    }
+    // The other rows are still right: check them with the NaN row of A zeroed.
+    tutorial::Matrix<float> a_clean = a, c_clean = c;
+    for (int p = 0; p < k; ++p)
+        a_clean(nan_row, p) = 0.0f;
+    for (int j = 0; j < n; ++j)
+        c_clean(nan_row, j) = 0.0f;
+    const auto report = tutorial::verify_gemm(a_clean, b, c_clean);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(KernelConfig, NanInBMakesExactlyItsColumnNan) {
+    TUTORIAL_REQUIRE_GPU();
+    // n = 67: the NaN column is the last of C, next to the three columns packing adds.
+    const int m = 45, n = 67, k = 203;
+    const int nan_col = n - 1, nan_row = 150;
+    tutorial::Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 801);
+    tutorial::fill_random(b, 802);
+    b(nan_row, nan_col) = std::numeric_limits<float>::quiet_NaN();
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(GetParam(), a, b);
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            if (j == nan_col)
+                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+            else
+                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+        }
+    }
+}
+
+// ---- every kernel on every shape ----------------------------------------------------------------
+
+class KernelShapes
+    : public testing::TestWithParam<std::tuple<KernelUnderTest, tutorial_test::Shape>> {};
+
+TEST_P(KernelShapes, RandomFloatsWithinTheBound) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto& [kernel, s] = GetParam();
+    tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 1000 + s.m + s.k);
+    tutorial::fill_random(b, 2000 + s.n + s.k);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(kernel, a, b);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+TEST_P(KernelShapes, SmallIntegersExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    // Integers in [-8, 8] and K < 2^18 keep every partial sum, and the sum of the partial tiles, an
+    // integer below 2^24: exact in float whatever the order of the additions.
+    const auto& [kernel, s] = GetParam();
+    tutorial::Matrix<int> a(s.m, s.k), b(s.k, s.n);
+    tutorial::fill_random(a, 3000 + s.m, -8, 8);
+    tutorial::fill_random(b, 4000 + s.n, -8, 8);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(
+        kernel, tutorial_test::converted<float>(a), tutorial_test::converted<float>(b));
+    const auto report = tutorial::verify_gemm(a, b, tutorial_test::converted<int>(c));
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// ---- misaligned pointers ------------------------------------------------------------------------
+
+// n and k are multiples of 4, so only the misaligned pointer sends the launcher to the scalar
+// path (or, packed, to padded copies); a float4 access through it would fault or read the wrong
+// elements.
+class KernelMisaligned : public testing::TestWithParam<std::tuple<KernelUnderTest, int>> {};
+
+TEST_P(KernelMisaligned, FallsBackToScalarAccess) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto& [kernel, which] = GetParam();
+    tutorial_test::Offsets offsets;
+    if (which == 0)
+        offsets.a = 1;
+    if (which == 1)
+        offsets.b = 1;
+    if (which == 2)
+        offsets.c = 1;
+    for (const tutorial_test::Shape s :
+         {tutorial_test::Shape{68, 36, 44}, tutorial_test::Shape{132, 136, 200}}) {
+        tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
+        tutorial::fill_random(a, 5000 + which);
+        tutorial::fill_random(b, 6000 + which);
+        const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(kernel, a, b, offsets);
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << tutorial_test::shape_name(s) << ": " << report.summary();
+    }
+}
+
+/// Registers the harness's suites, prefixed `prefix`, for the kernels `kernels` (a
+/// std::vector<KernelUnderTest>) returns.
+#define TUTORIAL_KERNEL_SUITES(prefix, kernels)                                                   \
+    INSTANTIATE_TEST_SUITE_P(prefix, KernelConfig, testing::ValuesIn(kernels()),                  \
+                             [](const auto& info) { return info.param.name; });                   \
+    INSTANTIATE_TEST_SUITE_P(prefix, KernelShapes,                                                \
+                             testing::Combine(testing::ValuesIn(kernels()),                       \
+                                              testing::ValuesIn(tutorial_test::kernel_shapes())), \
+                             [](const auto& info) {                                               \
+                                 return std::get<0>(info.param).name + "_" +                      \
+                                        tutorial_test::shape_name(std::get<1>(info.param));       \
+                             });                                                                  \
+    INSTANTIATE_TEST_SUITE_P(                                                                     \
+        prefix, KernelMisaligned,                                                                 \
+        testing::Combine(testing::ValuesIn(kernels()), testing::Values(0, 1, 2)),                 \
+        [](const auto& info) {                                                                    \
+            const char* const pointers[] = {"a", "b", "c"};                                       \
+            return std::get<0>(info.param).name + "_misaligned_" +                                \
+                   pointers[std::get<1>(info.param)];                                             \
+        })

@@ -74,8 +74,13 @@ class Skip(Exception):
 
 
 def pages():
+    """The main page, each step's lesson and lab notes (README.md, NOTES.md), the other pages."""
     found = [os.path.join(ROOT, "README.md")]
-    found += sorted(glob.glob(os.path.join(ROOT, "steps", "*", "README.md")))
+    for lesson in sorted(glob.glob(os.path.join(ROOT, "steps", "*", "README.md"))):
+        found.append(lesson)
+        notes = os.path.join(os.path.dirname(lesson), "NOTES.md")
+        if os.path.exists(notes):
+            found.append(notes)
     found += sorted(glob.glob(os.path.join(ROOT, "docs", "pages", "*.md")))
     return found
 

@@ -63,7 +63,9 @@ STEP_TITLES = {
     "03": "tiled 2x2",
     "04": "tiled 16x16",
     "05": "LDS float4",
-    "06": "every shape",
+    "06": "warp tiles",
+    "07": "split-K",
+    "08": "every shape",
     "09": "multi-GPU stream",
 }
 # Step pages, relative to the repository root, for links from the results page.
@@ -73,7 +75,9 @@ STEP_PAGES = {
     "03": "steps/03_tiled_2x2/README.md",
     "04": "steps/04_tiled_16x16/README.md",
     "05": "steps/05_lds_float4/README.md",
-    "06": "steps/06_every_shape/README.md",
+    "06": "steps/06_warp_tiles/README.md",
+    "07": "steps/07_split_k/README.md",
+    "08": "steps/08_every_shape/README.md",
     "09": "steps/09_multi_gpu_stream/README.md",
 }
 # What a suite measures, for the results page's title, by the end of its file's name after the

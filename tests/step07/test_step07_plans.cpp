@@ -149,7 +149,7 @@ TEST(Step07StreamKPlan, EverySliceHasExactlyOneOwner) {
                 ASSERT_EQ(plan.total,
                           static_cast<long long>(plan.tiles - plan.first_tile) * plan.slices);
                 ASSERT_GT(plan.tiles - plan.first_tile, 0);
-                ASSERT_LT(plan.tiles - plan.first_tile, std::max(workers, plan.tiles + 1));
+                ASSERT_LT(plan.tiles - plan.first_tile, std::max<long long>(workers, plan.tiles + 1));
                 ASSERT_EQ(plan.begin(0), 0);
                 ASSERT_EQ(plan.begin(workers), plan.total);
                 for (int w = 0; w < workers; ++w) {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "choose_config.hpp"
+#include "choose_split.hpp"
+#include "common/named_values.hpp"
 
 using step08::Config;
 using step08::Occupancy;
@@ -55,7 +57,7 @@ TEST(Step08Names, UnknownTileNamesTheAllowedOnes) {
 
 TEST(Step08Names, PackingRoundTripsAndNamesTheAllowedOnes) {
     for (const Packing packing : {Packing::automatic, Packing::off, Packing::on})
-        EXPECT_EQ(step08::parse_packing(step08::packing_name(packing)), packing);
+        EXPECT_EQ(step08::parse_packing(tutorial::name_of(step08::kPackings, packing)), packing);
     EXPECT_EQ(step08::config_name({TileShape::t128x256, 2, Packing::on}),
               "128x256 split 2, packed");
     EXPECT_EQ(step08::config_name({TileShape::t64x64, 1, Packing::off}), "64x64, unpacked");

@@ -29,8 +29,8 @@ struct PackingRow {
 /// Every packing and its name.
 constexpr PackingRow kPackings[] = {
     {Packing::automatic, "auto"},
-    {Packing::off, "off"},
     {Packing::on, "on"},
+    {Packing::off, "off"},
 };
 
 /// A way to run one multiply: which block tile, into how many ranges K is split (1: no split-K),

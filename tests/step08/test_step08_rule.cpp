@@ -30,12 +30,25 @@ std::string message_of(void (*call)()) {
     return "(no exception)";
 }
 
+// The rule's scope without the 8 x 4 tile, and with K never split.
+step08::RuleScope without_dot_tile() {
+    step08::RuleScope scope;
+    scope.leave_out(TileShape::t8x4);
+    return scope;
+}
+
+step08::RuleScope whole_k() {
+    step08::RuleScope scope;
+    scope.max_splits = 1;
+    return scope;
+}
+
 }  // namespace
 
 // ---- split plans --------------------------------------------------------------------------------
 
 TEST(Step08Names, RoundTripAndRead) {
-    for (const TileShape tile : step08::kAllTileShapes)
+    for (const TileShape tile : step08::all_tiles())
         EXPECT_EQ(step08::parse_tile_shape(step08::tile_name(tile)), tile);
     EXPECT_EQ(step08::config_name({TileShape::t128x128, 1}), "128x128");
     EXPECT_EQ(step08::config_name({TileShape::t64x64, 4}), "64x64 split 4");
@@ -262,7 +275,7 @@ TEST(Step08Rule, OneColumnTakesTheDotTile) {
         }
         EXPECT_EQ(step08::choose_config(m, 1, k, kH100).tile, TileShape::t8x4);
         // Without it (the benchmark's comparison), the others compete as before.
-        EXPECT_NE(step08::choose_config(m, 1, k, kH100, step07::kMaxSplits, false).tile,
+        EXPECT_NE(step08::choose_config(m, 1, k, kH100, without_dot_tile()).tile,
                   TileShape::t8x4);
         for (const int n : {2, 3, 4, 5}) {
             for (const step08::Estimate& candidate : step08::candidates(m, n, k, kH100))
@@ -307,10 +320,10 @@ TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
 TEST(Step08Rule, MaxSplitsOfOneNeverSplitsNorStreams) {
     // Neither split-K nor stream-K: the multiply needs no workspace (step 09's inner multiplies).
     for (const int k : {1, 100, 5000, 16384}) {
-        EXPECT_EQ(step08::choose_config(1, 1, k, kH100, 1).splits, 1);
-        EXPECT_EQ(step08::choose_config(2048, 2048, k, kH100, 1).splits, 1);
-        EXPECT_EQ(step08::choose_config(4096, 4096, k, kH100, 1).workers, 0);
-        EXPECT_EQ(step08::choose_config(6000, 6000, k, kH100, 1).workers, 0);
+        EXPECT_EQ(step08::choose_config(1, 1, k, kH100, whole_k()).splits, 1);
+        EXPECT_EQ(step08::choose_config(2048, 2048, k, kH100, whole_k()).splits, 1);
+        EXPECT_EQ(step08::choose_config(4096, 4096, k, kH100, whole_k()).workers, 0);
+        EXPECT_EQ(step08::choose_config(6000, 6000, k, kH100, whole_k()).workers, 0);
     }
 }
 

@@ -76,6 +76,7 @@ class Skip(Exception):
 def pages():
     found = [os.path.join(ROOT, "README.md")]
     found += sorted(glob.glob(os.path.join(ROOT, "steps", "*", "README.md")))
+    found += sorted(glob.glob(os.path.join(ROOT, "steps", "*", "NOTES.md")))
     found += sorted(glob.glob(os.path.join(ROOT, "docs", "pages", "*.md")))
     return found
 

@@ -64,7 +64,6 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     return gemm(a, b, c, plan, options, workspace);
 }
 
-// [gemm]
 GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
                     const MultiGpuOptions& options, Workspace& workspace) {
     if (a == nullptr || b == nullptr || c == nullptr)
@@ -128,6 +127,5 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     result.wall_ms = milliseconds(std::chrono::steady_clock::now() - start);
     return result;
 }
-// [gemm]
 
 }  // namespace step09

@@ -59,7 +59,6 @@ const tutorial::StepDescription kStep{
 // --device-memory, which is meant for the general multiply.
 constexpr std::uint64_t kExampleBudget = 1ull << 20;
 
-// [options]
 // The step's own options arrive as text; bad text is a usage error that names the option.
 step09::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     step09::MultiGpuOptions multi;
@@ -111,7 +110,6 @@ void check_host_memory(int m, int n, int k) {
             step09::host_memory_shortfall(needed, step09::available_host_memory(), what))
         throw tutorial::RuntimeFailure(*shortfall);
 }
-// [options]
 
 // The plan, with the planner's refusal (a budget too small, say) turned into a usage error.
 step09::Plan plan_or_usage_error(int m, int n, int k, const step09::MultiGpuOptions& multi) {
@@ -199,7 +197,6 @@ std::string device_names(const std::vector<int>& devices) {
     return text;
 }
 
-// [general multiply]
 int run_general(const tutorial::Options& options, const step09::MultiGpuOptions& multi) {
     const int m = options.m, n = options.n, k = options.k;
     // The plan, with the budget it was made for, is made once: every timed call follows it.
@@ -254,7 +251,6 @@ int run_general(const tutorial::Options& options, const step09::MultiGpuOptions&
     } else {
         multiply();
     }
-    // [general multiply]
 
     if (!options.quiet) {
         std::cout << "Last run, per device entry (host matrices " << pinned.note() << "):\n";

@@ -51,10 +51,6 @@ struct MultiGpuOptions {
     /// How panels of B reach the devices. The kernel needs B in page-locked memory that the
     /// device can address; where it is not, the copy engine brings every panel.
     PanelCopy panel_copy = PanelCopy::first_by_kernel;
-    /// Test hook, -1 in normal use: the entry with this index fails to allocate its device memory
-    /// (it asks for an impossible size), so tests can check that the other workers stop, nothing
-    /// hangs, the error reaches the caller and all device memory is released.
-    int fail_allocation_on_entry = -1;
 };
 
 /// One copy or kernel on a device entry's timeline.
@@ -109,14 +105,14 @@ struct GemmStatistics {
     std::string host_memory;  ///< how the host matrices were treated, in words
 };
 
-/// Device buffers kept from one call of gemm() to the next, like the workspace a BLAS handle keeps.
+/// Device buffers kept from one call of gemm() to the next, like the workspace a BLAS handle keeps,
+/// because allocating and freeing them costs every call host time and slows the copies after it.
 /// Without one, each call allocates its entries' buffers (chunks of A, panels of B, tiles of C) and
-/// frees them before it returns, which costs the host about 2 ms per call at n = 16384 on an H100
-/// and, right after memory was freed, slows the next 2D copies (see the page). With one, the first
-/// call allocates and later calls reuse each entry's buffers while their plan needs the same ones
-/// (the same k, chunk height, panel width and buffer counts, on the same device); a plan that needs
-/// others replaces them. The memory stays allocated until release() or the destructor. One call at
-/// a time: two concurrent calls must not share a Workspace.
+/// frees them before it returns. With one, the first call allocates and later calls reuse each
+/// entry's buffers while their plan needs the same ones (the same k, chunk height, panel width and
+/// buffer counts, on the same device); a plan that needs others replaces them. The memory stays
+/// allocated until release() or the destructor. One call at a time: two concurrent calls must not
+/// share a Workspace.
 class Workspace {
   public:
     Workspace();
@@ -129,7 +125,7 @@ class Workspace {
     /// Frees every buffer; the next call allocates again.
     void release();
 
-    struct Entry;  ///< one device entry's buffers (defined in multi_gpu_gemm.hip)
+    struct Entry;  ///< one device entry's buffers (defined in workspace.hpp)
     /// The buffers of entry `index` (empty ones for an entry not seen before).
     Entry& entry(std::size_t index);
 

@@ -118,4 +118,32 @@ void gather_rows(const float* from, std::size_t from_pitch, float* to, std::size
     HIP_CHECK_LAUNCH();
 }
 
+PanelCopier::PanelCopier(PanelCopy how, const float* b, int n, int device)
+    : how_(how), b_(b), n_(n) {
+    if (how_ != PanelCopy::copy_engine) {
+        b_view_ = device_view_of_host(b_);
+        HIP_CHECK(hipDeviceGetAttribute(&multiprocessors_, hipDeviceAttributeMultiprocessorCount,
+                                        device));
+    }
+}
+
+// [panel copier]
+void PanelCopier::copy(int first_col, int cols, int k, float* to, int to_pitch,
+                       hipStream_t stream) {
+    ++copies_;  // this one included
+    const bool first_ones = how_ == PanelCopy::first_by_kernel && copies_ <= kPanelsByKernel;
+    if (b_view_ != nullptr && (how_ == PanelCopy::kernel || first_ones)) {
+        // The first panel has the device to itself; later ones share it with the multiply.
+        const int blocks =
+            copies_ == 1 ? kFirstPanelBlocksPerMultiprocessor * multiprocessors_ : multiprocessors_;
+        gather_rows(b_view_ + first_col, static_cast<std::size_t>(n_), to,
+                    static_cast<std::size_t>(to_pitch), k, cols, blocks, stream);
+        ++by_kernel_;
+    } else {
+        HIP_CHECK(hipMemcpy2DAsync(to, to_pitch * sizeof(float), b_ + first_col, n_ * sizeof(float),
+                                   cols * sizeof(float), k, hipMemcpyHostToDevice, stream));
+    }
+}
+// [panel copier]
+
 }  // namespace step09

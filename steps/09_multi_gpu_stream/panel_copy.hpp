@@ -1,7 +1,7 @@
 /// \file
 /// \brief Bringing a panel of B to a device by a kernel that reads page-locked host memory
-/// directly, instead of the copy engine: on the H100 of the page the copy engine moves a panel's
-/// short rows at about 33 GB/s once kernels have run, where such a kernel keeps about 51.
+/// directly, instead of the copy engine, which moves a panel's short rows slowly once kernels have
+/// run: the first panels by a kernel.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -13,14 +13,14 @@ namespace step09 {
 
 /// How panels of B reach a device.
 enum class PanelCopy {
-    /// Each worker's first kPanelsByKernel panels (schedule.hpp) by gather_rows(), the rest by
-    /// the copy engine (hipMemcpy2DAsync). The default: while they cross, the multiply leaves
-    /// multiprocessors idle, and the copy engine is at its slowest with a panel's short rows.
+    /// Each worker's first kPanelsByKernel panels by gather_rows(), the rest by the copy engine
+    /// (hipMemcpy2DAsync). The default: while they cross, the multiply leaves multiprocessors
+    /// idle.
     first_by_kernel,
     /// Every panel by the copy engine, which leaves every multiprocessor to the multiply.
     copy_engine,
     /// Every panel by gather_rows(): faster on the link, but its blocks take multiprocessors
-    /// from the multiply, which on the H100 of the page cost more than the link gained.
+    /// from the multiply.
     kernel,
 };
 
@@ -51,5 +51,36 @@ constexpr int kGatherThreads = 64;
 /// yet: enough reads on their way to fill the link. Later panels get one block per
 /// multiprocessor, which fits beside the multiply's blocks.
 constexpr int kFirstPanelBlocksPerMultiprocessor = 8;
+
+/// How many of a worker's first panels of B come by gather_rows() with PanelCopy::first_by_kernel:
+/// the one copied before any kernel runs and the one copied while the first chunk computes alone;
+/// from the third on, two chunks' kernels fill the device and need its multiprocessors.
+constexpr std::size_t kPanelsByKernel = 2;
+
+/// How one worker brings its panels of B, following a PanelCopy: by gather_rows() where the
+/// choice asks for it and the device can read B's host memory, by the copy engine otherwise.
+class PanelCopier {
+  public:
+    /// For B (row-major, n columns) in host memory at `b`, on `device`, which must be current.
+    PanelCopier(PanelCopy how, const float* b, int n, int device);
+
+    /// Queues on `stream` the copy of columns [first_col, first_col + cols) of B's first `k` rows
+    /// into device memory at `to`, its rows `to_pitch` elements apart.
+    void copy(int first_col, int cols, int k, float* to, int to_pitch, hipStream_t stream);
+
+    /// How many of the panels it copied came by gather_rows().
+    int by_kernel() const { return by_kernel_; }
+
+  private:
+    PanelCopy how_;
+    const float* b_;
+    int n_;
+    // B as this device's kernels read it (nullptr: the copy engine brings every panel), and the
+    // device's multiprocessors, which size gather_rows().
+    const float* b_view_ = nullptr;
+    int multiprocessors_ = 1;
+    std::size_t copies_ = 0;  // panels copied so far
+    int by_kernel_ = 0;
+};
 
 }  // namespace step09

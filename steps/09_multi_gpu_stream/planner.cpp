@@ -7,13 +7,11 @@
 #include <tuple>
 
 #include "common/byte_size.hpp"
+#include "spare_panel_buffer.hpp"
+#include "wave_fit.hpp"
 
 namespace step09 {
 namespace {
-
-std::uint64_t ceil_div(std::uint64_t value, std::uint64_t divisor) {
-    return (value + divisor - 1) / divisor;
-}
 
 std::string bytes_text(std::uint64_t bytes) {
     return tutorial::format_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
@@ -98,25 +96,6 @@ void check_request(const PlanRequest& request) {
 }
 
 }  // namespace
-
-long long plan_waves(int m, int n, int chunk_rows, int panel_cols, int multiprocessors) {
-    auto blocks = [](int rows, int cols) {
-        return static_cast<long long>(ceil_div(rows, kWaveTileRows) *
-                                      ceil_div(cols, kWaveTileCols));
-    };
-    const long long slots = std::max(1, multiprocessors);
-    long long waves = 0;
-    for (int row = 0; row < m; row += kChunksAtOnce * chunk_rows) {
-        for (int col = 0; col < n; col += panel_cols) {
-            const int cols = std::min(panel_cols, n - col);
-            long long step = 0;  // the blocks of the chunks that compute together on this panel
-            for (int r = row; r < std::min(m, row + kChunksAtOnce * chunk_rows); r += chunk_rows)
-                step += blocks(std::min(chunk_rows, m - r), cols);
-            waves += (step + slots - 1) / slots;
-        }
-    }
-    return waves;
-}
 
 std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
                                const std::vector<DeviceMemory>& entries) {
@@ -227,28 +206,9 @@ Plan plan_multiply(const PlanRequest& request) {
 
     if (request.multiprocessors > 0 && request.chunk_rows == 0 && request.panel_cols == 0 &&
         rows > 0 && cols > 0 && fits(rows, cols)) {
-        // [wave fit]
-        // Fewer waves: chunks of the chosen height or of the tallest whole block rows, and panels
-        // of whole block columns whose last one is not much narrower than the rest.
-        // Compared as (waves, -rows, -cols): fewest waves, then tallest, then widest.
-        auto key = [&](int r, int c) {
-            return std::tuple(plan_waves(m, n, r, c, request.multiprocessors), -r, -c);
-        };
-        auto best = key(rows, cols);
-        const int whole_rows = tallest_rows / kWaveTileRows * kWaveTileRows;
-        for (const int r : {rows, whole_rows}) {
-            if (r < 1)
-                continue;
-            for (int c = kWaveTileCols; c <= std::min(n, kWidestPanelCols); c += kWaveTileCols) {
-                const int last = n % c == 0 ? c : n % c;
-                if ((c < n && 4 * last < 3 * c) || !fits(r, c))
-                    continue;
-                best = std::min(best, key(r, c));
-            }
-        }
-        rows = -std::get<1>(best);
-        cols = -std::get<2>(best);
-        // [wave fit]
+        // A kernel takes as long as its waves of blocks, full or not: fill whole waves.
+        std::tie(rows, cols) =
+            fit_to_waves(m, n, {rows, cols}, tallest_rows, request.multiprocessors, fits);
     }
 
     if (rows == 0 || cols == 0 || !fits(rows, cols)) {
@@ -283,17 +243,7 @@ Plan plan_multiply(const PlanRequest& request) {
     for (int col = 0; col < n; col += cols)
         plan.panels.push_back({col, std::min(cols, n - col)});
     plan.buffers = buffers_for(request, rows, cols);
-    // [spare panel buffer]
-    // Spare buffers of B where the budget has room for them next to the chosen chunks and panels
-    // (they never change their sizes): the copy of the next panel then goes into a buffer read
-    // two steps back, whose kernels are long done, instead of waiting for the step before's.
-    BufferSet& set = plan.buffers;
-    while (plan.panels.size() > static_cast<std::size_t>(set.b_buffers) &&
-           set.b_buffers < kPanelBuffers + kSparePanelBuffers &&
-           set.total_bytes() + set.b_bytes <= request.budget_bytes) {
-        ++set.b_buffers;
-    }
-    // [spare panel buffer]
+    add_spare_panel_buffers(plan);
     return plan;
 }
 

@@ -1,8 +1,7 @@
 /// \file
 /// \brief Step 09's schedule: when each worker's chunks start computing, when it takes them from
-/// the queue, and how its first chunk is split. These are the parts tuned on one machine (an H100
-/// over PCIe 5.0); the worker in multi_gpu_gemm.hip only follows them. Pure host code, no HIP, so
-/// the formulas have unit tests of their own.
+/// the queue, and how its first chunk is split. The worker (chunk_stream.hip) only follows these
+/// formulas; they are pure host code, no HIP, so they have unit tests of their own.
 #pragma once
 
 #include <cstddef>
@@ -32,21 +31,14 @@ std::size_t join_step(std::size_t local, std::size_t panels);
 std::size_t take_step(std::size_t local, std::size_t panels);
 
 /// How many rows of a worker's first chunk of `rows` rows come in a first piece, so that the
-/// first kernel can start on them while the rest arrives; 0 when the chunk comes in one piece.
-/// Half the chunk, in whole block rows of step 05's kernel (kGranule), when it has at least two.
+/// first kernel can start on them while the rest arrives (first_chunk_halves.hpp); 0 when the
+/// chunk comes in one piece. Half the chunk, in whole block rows of step 05's kernel (kGranule),
+/// when it has at least two.
 int first_chunk_top_rows(int rows);
 
-/// How many of a worker's first panels of B come by a kernel (gather_rows() in panel_copy.hpp)
-/// with PanelCopy::first_by_kernel: the one copied before any kernel runs, and the one copied
-/// while the first chunk computes alone, its two halves each on about half of the
-/// multiprocessors. From the third on, two chunks' kernels fill the GPU and the copy kernel's
-/// blocks would slow them: measured on the H100 of the page, a third panel by kernel gained
-/// nothing at n = 16384 and lost 1.2 ms at 15001, where two gained 1.5 and 0.7 ms on one.
-constexpr std::size_t kPanelsByKernel = 2;
-
 /// How many steps the host stays behind the device before it takes the next chunk from the queue:
-/// it waits until every kernel of step `s - kQueueLagSteps` is done. Until then the chunk stays in
-/// the queue, where another worker that runs ahead can take it.
+/// it waits until every kernel of step `s - kQueueLagSteps` is done, so that until then the chunk
+/// stays in the queue for another worker that runs ahead.
 constexpr std::size_t kQueueLagSteps = 2;
 
 }  // namespace step09

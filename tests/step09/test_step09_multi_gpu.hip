@@ -12,6 +12,7 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "test_hooks.hpp"
 #include "tests/step09/step09_test_support.hpp"
 
 using step09::MultiGpuOptions;
@@ -120,7 +121,7 @@ TEST(Step09MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     const std::size_t before[2] = {step09_test::free_device_bytes(0),
                                    step09_test::free_device_bytes(1)};
 
-    options.fail_allocation_on_entry = 1;
+    const step09::test_hooks::FailAllocationOnEntry fault(1);
     const std::exception_ptr error = step09_test::run_with_deadline(
         [&] { step09::gemm(a.data(), b.data(), c.data(), m, n, k, options); }, 120);
     ASSERT_TRUE(error) << "device 1 could not allocate, yet gemm succeeded";

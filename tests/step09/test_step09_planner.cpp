@@ -14,6 +14,7 @@
 #include "planner.hpp"
 #include "schedule.hpp"
 #include "timeline.hpp"
+#include "wave_fit.hpp"
 
 using step09::Plan;
 using step09::PlanRequest;
@@ -258,7 +259,7 @@ TEST(Step09Planner, WavesCountThePairedTilesOfEachStep) {
     EXPECT_EQ(step09::plan_waves(512, 768, 256, 512, 8), 2);
     // A third chunk (of 100 rows, 1 block row) pairs with nobody: 2 + 1 more blocks.
     EXPECT_EQ(step09::plan_waves(612, 768, 256, 512, 8), 4);
-    // A partial block still takes a whole slot: 129 x 257 is 2 x 2 blocks.
+    // A partial block still takes a whole place in a wave: 129 x 257 is 2 x 2 blocks.
     EXPECT_EQ(step09::plan_waves(129, 257, 129, 257, 1), 4);
 }
 

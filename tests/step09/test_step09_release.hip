@@ -14,6 +14,7 @@
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "test_hooks.hpp"
 #include "tests/step09/step09_test_support.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
@@ -23,9 +24,9 @@ using tutorial::Matrix;
 
 using tutorial_test::Shape;
 
-// The fault hook makes one entry's allocation fail. The call must throw the allocation's
-// RuntimeFailure, return (no worker may wait for the failed one) and leave device memory where it
-// was; the next call must work.
+// The fault hook (test_hooks.hpp) makes one entry's allocation fail. The call must throw the
+// allocation's RuntimeFailure, return (no worker may wait for the failed one) and leave device
+// memory where it was; the next call must work.
 class Step09AllocationFailure : public testing::TestWithParam<std::vector<int>> {};
 
 TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
@@ -42,7 +43,7 @@ TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
     const std::size_t before = step09_test::free_device_bytes(0);
 
     for (std::size_t failing = 0; failing < options.devices.size(); ++failing) {
-        options.fail_allocation_on_entry = static_cast<int>(failing);
+        const step09::test_hooks::FailAllocationOnEntry fault(static_cast<int>(failing));
         const std::exception_ptr error = step09_test::run_with_deadline(
             [&] { step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
         ASSERT_TRUE(error) << "entry " << failing << " could not allocate, yet gemm succeeded";
@@ -59,7 +60,6 @@ TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
             << "device memory not released: " << (before - after) << " bytes fewer free";
     }
 
-    options.fail_allocation_on_entry = -1;
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
     step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
     const auto report = tutorial::verify_gemm(a, b, c);
@@ -97,17 +97,18 @@ TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     ASSERT_LE(workspace.bytes(), 2 * plan.buffers.total_bytes());
     ASSERT_GT(workspace.bytes(), step09_test::kMemoryTolerance);
 
-    options.fail_allocation_on_entry = 1;
-    const std::exception_ptr error = step09_test::run_with_deadline(
-        [&] { step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
-    ASSERT_TRUE(error) << "entry 1 could not allocate, yet gemm succeeded";
-    EXPECT_THROW(std::rethrow_exception(error), tutorial::RuntimeFailure);
+    {
+        const step09::test_hooks::FailAllocationOnEntry fault(1);
+        const std::exception_ptr error = step09_test::run_with_deadline(
+            [&] { step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
+        ASSERT_TRUE(error) << "entry 1 could not allocate, yet gemm succeeded";
+        EXPECT_THROW(std::rethrow_exception(error), tutorial::RuntimeFailure);
+    }
     EXPECT_EQ(workspace.bytes(), 0u);
     const std::size_t after = step09_test::free_device_bytes(0);
     EXPECT_LE(before, after + step09_test::kMemoryTolerance)
         << "device memory not released: " << (before - after) << " bytes fewer free";
 
-    options.fail_allocation_on_entry = -1;
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
     step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
     const auto report = tutorial::verify_gemm(a, b, c);

@@ -1,0 +1,101 @@
+#include "bench/cublasxt_sweep.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "bench/cublasxt_sgemm.hpp"
+#include "common/byte_size.hpp"
+#include "common/command_line.hpp"
+#include "common/errors.hpp"
+
+namespace bench::multi_gpu {
+
+std::vector<int> default_block_dims(int n) {
+    std::vector<int> dims{1024, 2048, 4096, 8192, (n + 1) / 2, n};
+    for (int& dim : dims)
+        dim = std::min(dim, n);
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    return dims;
+}
+
+Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
+                             const Settings& settings, Inputs& inputs) {
+    Measurement result;
+    result.what = "cublasxt";
+    result.inner = "cuBLASXt";
+    result.devices = devices;
+    result.block_dim = block_dim;
+    FreeMemoryWatch watch(devices);
+    std::string why_not;
+    const std::unique_ptr<bench::HostBlas> blas = bench::make_cublasxt(devices, why_not);
+    if (!blas)
+        throw tutorial::RuntimeFailure(why_not);
+    blas->set_block_dim(block_dim);
+    const int n = inputs.n;
+    time_from_host(result, inputs, settings.iterations, watch, [&] {
+        blas->sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
+    });
+    return result;
+}
+
+const Measurement* best_cublasxt(const std::vector<Measurement>& rows,
+                                 const std::vector<int>& devices) {
+    const Measurement* best = nullptr;
+    for (const Measurement& m : rows) {
+        if (m.what == "cublasxt" && m.devices == devices && m.verified &&
+            (best == nullptr || m.timing.median_ms < best->timing.median_ms))
+            best = &m;
+    }
+    return best;
+}
+
+void sweep_cublasxt(const std::vector<int>& first, const std::vector<int>& all,
+                    const std::vector<int>& block_dims, const Settings& settings, Inputs& inputs,
+                    const Record& record) {
+    for (const int block_dim : block_dims) {
+        record(measure_cublasxt(first, block_dim, settings, inputs));
+        if (all.size() > 1)
+            record(measure_cublasxt(all, block_dim, settings, inputs));
+    }
+}
+
+void stream_at_cublasxt_memory(const std::vector<Measurement>& rows, const std::vector<int>& first,
+                               const std::vector<int>& devices,
+                               const std::vector<step09::InnerKernel>& inners,
+                               const Settings& settings, Inputs& inputs, const Record& record) {
+    const std::vector<int> all = distinct(devices);
+    const int n = settings.n;
+    for (const std::vector<int>* on : {&first, &all}) {
+        const Measurement* best = best_cublasxt(rows, *on);
+        if (best == nullptr || (on == &all && all.size() == 1))
+            continue;
+        const std::vector<int>& stream_devices = on == &first ? first : devices;
+        std::uint64_t most_entries = 0;
+        for (const int device : stream_devices) {
+            most_entries = std::max<std::uint64_t>(
+                most_entries, std::count(stream_devices.begin(), stream_devices.end(), device));
+        }
+        const std::uint64_t equal = best->memory_used / most_entries;
+        step09::Plan plan;
+        try {
+            plan = step09::plan_for(
+                n, n, n, stream_options(kPlanningKernel, stream_devices, settings, equal));
+        } catch (const std::invalid_argument& error) {
+            std::cout << "the step within " << tutorial::format_bytes(equal)
+                      << " per entry (cuBLASXt's memory): not run, " << error.what() << "\n";
+            continue;
+        }
+        std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",") << ": "
+                  << step09::describe_plan(plan);
+        for (const step09::InnerKernel inner : inners) {
+            record(measure_stream(plan, stream_options(inner, stream_devices, settings, equal),
+                                  "cublasxt", settings, inputs));
+        }
+    }
+}
+
+}  // namespace bench::multi_gpu

@@ -1,0 +1,31 @@
+/// \file
+/// \brief The JSON file of `multi_gpu_benchmark`: the machine and the run, every measured row
+/// with the plan and statistics of the streamed ones, and the ratios (read by
+/// docs/update_pages.py).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/multi_gpu_report.hpp"
+#include "bench/multi_gpu_runs.hpp"
+
+namespace bench::multi_gpu {
+
+/// What the run was: the machine, the libraries and the settings, for the JSON file.
+struct RunFacts {
+    std::vector<std::string> gpus;
+    int driver = 0;
+    int runtime = 0;
+    std::string vendor_blas;
+    std::string host_blas;
+    std::vector<int> devices;
+    std::uint64_t budget = 0;  // per entry, for the "option" rows
+};
+
+/// Writes settings.json_path.
+void write_json(const Settings& settings, const RunFacts& facts,
+                const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios);
+
+}  // namespace bench::multi_gpu

@@ -30,10 +30,10 @@ and this script rewrites what lies between them. The kinds of block:
     multi-gpu RESULTS          the table of docs/results/RESULTS.json written by
                                multi_gpu_benchmark (step 09 against cuBLASXt), and its ratios
     results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
-    packing RESULTS            step 06's packing table: each shape of docs/results/RESULTS.json
+    packing RESULTS            step 08's packing table: each shape of docs/results/RESULTS.json
                                whose n or k is not a multiple of 4, with the rule's configuration
                                unpacked and packed, the vendor BLAS, and the rule's decision
-    dot RESULTS                step 06's one-column table: each shape of docs/results/RESULTS.json
+    dot RESULTS                step 08's one-column table: each shape of docs/results/RESULTS.json
                                with n = 1, the rule (the 8 x 4 tile), the rule without that tile,
                                and the vendor BLAS
 
@@ -328,8 +328,8 @@ def performance_block(step, name, compare):
 
 
 def pack_threshold():
-    """kPackMinIntensity, as steps/06_every_shape/choose_config.hpp sets it."""
-    path = os.path.join(ROOT, "steps", "06_every_shape", "choose_config.hpp")
+    """kPackMinIntensity, as steps/08_every_shape/choose_config.hpp sets it."""
+    path = os.path.join(ROOT, "steps", "08_every_shape", "choose_config.hpp")
     with open(path, encoding="utf-8") as header:
         match = re.search(r"constexpr double kPackMinIntensity = ([0-9.]+);", header.read())
     if not match:
@@ -344,8 +344,8 @@ def packing_block(name):
     rows = []
     for shape in results.other_shapes() + [(s, s, s) for s in results.square_sizes()]:
         m, n, k = shape
-        unpacked = results.find("06", "unpacked", shape)
-        packed = results.find("06", "packed", shape)
+        unpacked = results.find("08", "unpacked", shape)
+        packed = results.find("08", "packed", shape)
         if (n % 4 == 0 and k % 4 == 0) or not (unpacked and packed):
             continue
         intensity = m * n * k / (m * k + k * n + m * n)
@@ -373,8 +373,8 @@ def dot_block(name):
     vendor = results.vendor_name or "the vendor BLAS"
     rows = []
     for shape in results.other_shapes() + [(s, s, s) for s in results.square_sizes()]:
-        rule = results.find("06", "rule", shape)
-        without = results.find("06", "no-8x4", shape)
+        rule = results.find("08", "rule", shape)
+        without = results.find("08", "no-8x4", shape)
         if shape[1] != 1 or not (rule and without):
             continue
         blas = results.vendor(shape, rule["run"])
@@ -431,14 +431,14 @@ def results_chart_block(name):
 
 
 # Step 09's inner kernels (its --inner values) by the names the chart and the other pages' tables
-# give them: step 06's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
+# give them: step 08's rule never splits K there, step 05's kernel is reg8x8_db, step 04's the
 # 32 x 32 tiles.
 INNER_KERNELS = {"step08": ("08", "rule"), "step05": ("05", "reg8x8_db"),
                  "step04": ("04", "tiled32")}
 
 
 def inner_kernel(inner, vendor, short=False):
-    """`rule` (step 06's default): ..., or the vendor BLAS; short: without the words."""
+    """`rule` (step 08's default): ..., or the vendor BLAS; short: without the words."""
     if inner == "vendor":
         return vendor
     if inner not in INNER_KERNELS:
@@ -463,8 +463,8 @@ def multi_gpu_row_names(row, vendor):
 
 
 def multi_gpu_ratio_name(name, vendor):
-    """A ratio's name in the benchmark ('stream step06 on 1 device / resident step06') in the
-    table's words ('streamed `rule` (step 06) on 1 device / resident `rule` (step 06)')."""
+    """A ratio's name in the benchmark ('stream step08 on 1 device / resident step08') in the
+    table's words ('streamed `rule` (step 08) on 1 device / resident `rule` (step 08)')."""
     name = re.sub(r"\bstream\b", "streamed", name)
     name = re.sub(r"\bvendor\b", vendor, name)
     return re.sub(r"\bstep0\d\b", lambda found: inner_kernel(found[0], vendor, short=True), name)

@@ -84,16 +84,18 @@ STEP_PAGES = {
 # GPU's ("nvidia-h100-80gb-hbm3-shapes": "shapes"); the GPU's name alone is the suite of every step.
 SUITE_TITLES = {
     "": "every step",
-    "shapes": "step 06 shapes",
-    "packing": "step 06 packing",
-    "dot": "step 06 one column",
+    "shapes": "steps 05-08 shapes",
+    "packing": "step 08 packing",
+    "dot": "step 08 one column",
 }
 # The variant a step's program runs by default, marked in the tables.
-DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "rule")}
-# Kernels the chart never headlines: step 06's rule with packing off or on runs the same kernels as
+DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "choice"), ("07", "choice"),
+                    ("08", "rule")}
+# Kernels the chart never headlines: step 08's rule with packing off or on runs the same kernels as
 # the rule wherever n and k are multiples of 4, as on every square size of the chart; with stream-K
 # off it is there to show what stream-K changes; without the 8 x 4 tile, what that tile changes.
-NOT_HEADLINED = {("06", "unpacked"), ("06", "packed"), ("06", "no-stream-k"), ("06", "no-8x4")}
+NOT_HEADLINED = {("07", "no-stream-k"), ("08", "unpacked"), ("08", "packed"), ("08", "no-stream-k"),
+                 ("08", "no-8x4")}
 
 # Chart colours (Tableau 10), on the chart's white ground, which it keeps in a dark theme too.
 COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
@@ -134,10 +136,17 @@ def variant_label(step, variant):
                  "reg8x8": "128 x 128 tiles, 8 x 8 outputs per thread",
                  "reg8x8_db": "128 x 128 tiles, 8 x 8 outputs per thread, double-buffered"}
         return words.get(variant, variant)
-    if step == "06":
-        match = re.fullmatch(r"(\d+)x(\d+)", variant)
-        if match:
-            return f"{match[1]} x {match[2]} block tiles, K not split"
+    match = re.fullmatch(r"(\d+)x(\d+)", variant)
+    if step in ("06", "08") and match:
+        return f"{match[1]} x {match[2]} block tiles, K not split"
+    if step == "06" and variant == "choice":
+        return "128 x 256 tiles where they fill a wave, else 128 x 128"
+    if step == "07":
+        if variant == "choice":
+            return "split-K or stream-K, chosen by counting waves"
+        if variant == "no-stream-k":
+            return "the choice, stream-K off"
+    if step == "08":
         if variant == "rule":
             return "the rule's configuration for each shape"
         if variant == "unpacked":

@@ -2,67 +2,20 @@
 
 #include <hip/hip_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 
+#include "common/float4_access.hpp"
 #include "common/hip_check.hpp"
+#include "common/rounding.hpp"
 
 namespace step05 {
 namespace {
 
 // ---- float4 access with a scalar fallback ----------------------------------------------------
 
-// [load4]
-// Four consecutive elements of row `row` of a rows x cols row-major matrix, from column `col` on;
-// elements outside the matrix read as zero, which is what a partial tile needs.
-// kVectorized: the launcher has checked that cols is a multiple of 4 and the pointer 16-byte
-// aligned, and callers pass a col that is a multiple of 4, so the four elements are all inside or
-// all outside the matrix and one 16-byte load fetches them.
-template <bool kVectorized>
-__device__ inline float4 load4(const float* __restrict__ matrix, int rows, int cols, int row,
-                               int col) {
-    float4 value = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (row >= rows)
-        return value;
-    const float* line = matrix + row * cols;
-    if constexpr (kVectorized) {
-        if (col < cols)
-            value = *reinterpret_cast<const float4*>(line + col);
-    } else {
-        if (col + 0 < cols)
-            value.x = line[col + 0];
-        if (col + 1 < cols)
-            value.y = line[col + 1];
-        if (col + 2 < cols)
-            value.z = line[col + 2];
-        if (col + 3 < cols)
-            value.w = line[col + 3];
-    }
-    return value;
-}
-// [load4]
-
-// The same for writing: elements outside the matrix are not written.
-template <bool kVectorized>
-__device__ inline void store4(float* __restrict__ matrix, int rows, int cols, int row, int col,
-                              float4 value) {
-    if (row >= rows)
-        return;
-    float* line = matrix + row * cols;
-    if constexpr (kVectorized) {
-        if (col < cols)
-            *reinterpret_cast<float4*>(line + col) = value;
-    } else {
-        if (col + 0 < cols)
-            line[col + 0] = value.x;
-        if (col + 1 < cols)
-            line[col + 1] = value.y;
-        if (col + 2 < cols)
-            line[col + 2] = value.z;
-        if (col + 3 < cols)
-            line[col + 3] = value.w;
-    }
-}
+// Four neighbouring floats of a row, with float4 where the launcher allows it (common/).
+using tutorial::load4;
+using tutorial::store4;
 
 // sum += a · b for a scalar a and a row of four: four multiply-adds.
 __device__ inline void multiply_add(float4& sum, float a, float4 b) {
@@ -342,13 +295,8 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- launchers --------------------------------------------------------------------------------
 
-int ceil_div(int value, int divisor) {
-    return (value + divisor - 1) / divisor;
-}
-
-bool aligned_16(const void* pointer) {
-    return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
-}
+using tutorial::aligned_16;
+using tutorial::ceil_div;
 
 template <int kBlock, bool kVectorized>
 void launch_small_tiles(Variant variant, const float* a, const float* b, float* c, int m, int n,

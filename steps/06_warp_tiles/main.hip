@@ -64,13 +64,11 @@ int main(int argc, char** argv) {
             std::cout << kStep.summary << "\n\n";
         const std::string& forced = options.extra.at("--tile");
         const bool auto_tile = forced == "auto";
-        const step06::TileShape asked = auto_tile ? step06::TileShape::t128x256
-                                                  : tutorial::parse_option(
-                                                        "--tile",
-                                                        [&] {
-                                                            return step06::parse_tile_shape(forced);
-                                                        },
-                                                        " (or auto)");
+        const step06::TileShape asked =
+            auto_tile
+                ? step06::TileShape::t128x256
+                : tutorial::parse_option(
+                      "--tile", [&] { return step06::parse_tile_shape(forced); }, " (or auto)");
         tutorial::select_device(options.devices.front());
         const int example = run_worked_example(options);
         if (example != tutorial::kExitVerified || options.example_only)

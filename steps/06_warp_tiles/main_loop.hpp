@@ -34,8 +34,8 @@ struct SliceFragment {
 // Consecutive threads read consecutive float4 of a row: coalesced.
 template <class Tiling, bool kVectorized>
 __device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
-                                              const float* __restrict__ b, int m, int n, int k,
-                                              int block_row, int block_col, int slice) {
+                                                   const float* __restrict__ b, int m, int n, int k,
+                                                   int block_row, int block_col, int slice) {
     SliceFragment<Tiling> fragment;
 #pragma unroll
     for (int i = 0; i < Tiling::kALoads; ++i) {
@@ -46,14 +46,16 @@ __device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
 #pragma unroll
     for (int i = 0; i < Tiling::kBLoads; ++i) {
         const int f = threadIdx.x + i * Tiling::kThreads;
-        fragment.b[i] = tutorial::load4<kVectorized>(b, k, n, slice + f / (Tiling::kBlockCols / 4),
-                                                     block_col + 4 * (f % (Tiling::kBlockCols / 4)));
+        fragment.b[i] =
+            tutorial::load4<kVectorized>(b, k, n, slice + f / (Tiling::kBlockCols / 4),
+                                         block_col + 4 * (f % (Tiling::kBlockCols / 4)));
     }
     return fragment;
 }
 
 template <class Tiling>
-__device__ inline void store_slice(SliceTiles<Tiling>& tiles, const SliceFragment<Tiling>& fragment) {
+__device__ inline void store_slice(SliceTiles<Tiling>& tiles,
+                                   const SliceFragment<Tiling>& fragment) {
 #pragma unroll
     for (int i = 0; i < Tiling::kALoads; ++i) {
         const int f = threadIdx.x + i * Tiling::kThreads;
@@ -90,7 +92,8 @@ __device__ inline void load_fragment(const float* line, int index, float (&value
 // The slice's contribution to the thread tile: for each kk, the outer product of kThreadRows
 // values of A's column kk and kThreadCols values of B's row kk.
 template <class Tiling>
-__device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles, const ThreadPlace<Tiling>& place,
+__device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
+                                      const ThreadPlace<Tiling>& place,
                                       float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
 #pragma unroll
     for (int kk = 0; kk < Tiling::kSlice; ++kk) {
@@ -114,17 +117,19 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles, const Thr
 template <class Tiling, bool kVectorized>
 __device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
                                   int n, int k, int block_row, int block_col, int k_begin,
-                                  int k_end, SliceTiles<Tiling>* tiles, const ThreadPlace<Tiling>& place,
+                                  int k_end, SliceTiles<Tiling>* tiles,
+                                  const ThreadPlace<Tiling>& place,
                                   float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
-    store_slice(tiles[0], load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
+    store_slice(tiles[0],
+                load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
     __syncthreads();
     int current = 0;
     for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
         const bool has_next = slice + Tiling::kSlice < k_end;
         SliceFragment<Tiling> next;
         if (has_next) {
-            next =
-                load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, slice + Tiling::kSlice);
+            next = load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col,
+                                                   slice + Tiling::kSlice);
         }
         multiply_slice(tiles[current], place, sum);
         if (has_next)

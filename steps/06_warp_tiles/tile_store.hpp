@@ -46,16 +46,17 @@ __device__ inline void store_block(float* __restrict__ c, int m, int n, int bloc
 // rows of the block tile, one per row of lanes of each warp. Then consecutive threads write
 // consecutive columns of those rows.
 template <class Tiling>
-__device__ inline void store_block_scalar(float* __restrict__ c, int m, int n, int block_row,
-                                          int block_col, const ThreadPlace<Tiling>& place,
-                                          const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
-                                          float* staging) {
+__device__ inline void store_block_scalar(
+    float* __restrict__ c, int m, int n, int block_row, int block_col,
+    const ThreadPlace<Tiling>& place, const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
+    float* staging) {
     constexpr int kRows = Tiling::kBlockRows / Tiling::kThreadRows;
     constexpr int kFloats = kRows * Tiling::kBlockCols;
     static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
                   "the staged rows must fit in the K-slice buffers");
     // This thread's staged row: its warp's place down the block, then its row of lanes.
-    const int mine = place.row / Tiling::kWarpRows * Tiling::kLaneRows + place.row % Tiling::kWarpRows / 4;
+    const int mine =
+        place.row / Tiling::kWarpRows * Tiling::kLaneRows + place.row % Tiling::kWarpRows / 4;
 #pragma unroll
     for (int piece_row = 0; piece_row < Tiling::kPieceRows; ++piece_row) {
 #pragma unroll
@@ -75,7 +76,8 @@ __device__ inline void store_block_scalar(float* __restrict__ c, int m, int n, i
                 const int e = first + threadIdx.x;
                 const int staged = e / Tiling::kBlockCols;
                 const int row = block_row + staged / Tiling::kLaneRows * Tiling::kWarpRows +
-                                4 * (staged % Tiling::kLaneRows) + piece_row * Tiling::kRowStride + r;
+                                4 * (staged % Tiling::kLaneRows) + piece_row * Tiling::kRowStride +
+                                r;
                 const int col = block_col + e % Tiling::kBlockCols;
                 if ((kFloats % Tiling::kThreads == 0 || e < kFloats) && row < m && col < n)
                     c[static_cast<std::size_t>(row) * n + col] = staging[e];
@@ -103,16 +105,16 @@ __device__ inline void write_tile(float* __restrict__ c, int m, int n, int block
 // then the store into the m x n matrix `c`. kVectorized: A, B and C are read and written with
 // float4; otherwise with scalar loads, and scalar stores through shared memory.
 template <class Tiling, bool kVectorized>
-__device__ inline void multiply_block_tile(const float* __restrict__ a,
-                                           const float* __restrict__ b, float* __restrict__ c,
-                                           int m, int n, int k, int block_row, int block_col,
-                                           int k_begin, int k_end, SliceTiles<Tiling>* tiles) {
+__device__ inline void multiply_block_tile(const float* __restrict__ a, const float* __restrict__ b,
+                                           float* __restrict__ c, int m, int n, int k,
+                                           int block_row, int block_col, int k_begin, int k_end,
+                                           SliceTiles<Tiling>* tiles) {
     const ThreadPlace<Tiling> place;
     float sum[Tiling::kThreadRows][Tiling::kThreadCols] = {};
-    accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
-                               sum);
+    accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
+                                    place, sum);
     write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
-                               reinterpret_cast<float*>(tiles));
+                                    reinterpret_cast<float*>(tiles));
 }
 // [block tile]
 

@@ -2,12 +2,11 @@
 
 #include <hip/hip_runtime.h>
 
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "common/hip_check.hpp"
+#include "common/per_device.hpp"
 #include "common/rounding.hpp"
 #include "main_loop.hpp"
 #include "tile_store.hpp"
@@ -47,9 +46,9 @@ void launch(const float* a, const float* b, float* c, int m, int n, int k, hipSt
 
 void check_sizes(const char* step, int m, int n, int k) {
     if (m < 0 || n < 0 || k < 0) {
-        throw std::invalid_argument(std::string(step) + ": sizes must not be negative, got m = " +
-                                    std::to_string(m) + ", n = " + std::to_string(n) +
-                                    ", k = " + std::to_string(k));
+        throw std::invalid_argument(std::string(step) +
+                                    ": sizes must not be negative, got m = " + std::to_string(m) +
+                                    ", n = " + std::to_string(n) + ", k = " + std::to_string(k));
     }
 }
 
@@ -59,29 +58,20 @@ bool float4_ready(const float* a, const float* b, const float* c, int n, int k) 
 }
 
 Occupancy occupancy() {
-    static std::mutex mutex;
-    static std::map<int, Occupancy> known;
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto found = known.find(device);
-    if (found != known.end())
-        return found->second;
-    Occupancy result;
-    hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    result.multiprocessors = properties.multiProcessorCount;
-    for (const TileShapeRow& row : kTileShapes) {
-        with_tiling(row.value, [&](auto tiling) {
-            using Tiling = decltype(tiling);
-            allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, true>);
-            HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-                &result.blocks[static_cast<int>(row.value)], warp_tiled_kernel<Tiling, true>,
-                Tiling::kThreads, shared_bytes<Tiling>()));
-        });
-    }
-    known.emplace(device, result);
-    return result;
+    return tutorial::once_per_device([] {
+        Occupancy result;
+        result.multiprocessors = tutorial::multiprocessor_count();
+        for (const TileShapeRow& row : kTileShapes) {
+            with_tiling(row.value, [&](auto tiling) {
+                using Tiling = decltype(tiling);
+                allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, true>);
+                HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &result.blocks[static_cast<int>(row.value)], warp_tiled_kernel<Tiling, true>,
+                    Tiling::kThreads, shared_bytes<Tiling>()));
+            });
+        }
+        return result;
+    });
 }
 
 // [gemm]

@@ -36,10 +36,10 @@ void check_config(const Config& config) {
                                     std::to_string(config.splits));
     }
     if (config.workers < 0 || config.workers > kMaxWorkers) {
-        throw std::invalid_argument("the stream-K workers are a whole number from 0 (no "
-                                    "stream-K) to " +
-                                    std::to_string(kMaxWorkers) + ", not " +
-                                    std::to_string(config.workers));
+        throw std::invalid_argument(
+            "the stream-K workers are a whole number from 0 (no "
+            "stream-K) to " +
+            std::to_string(kMaxWorkers) + ", not " + std::to_string(config.workers));
     }
     if (config.workers != 0 && config.splits != 1) {
         throw std::invalid_argument("split-K or stream-K, not both: got split " +

@@ -15,6 +15,7 @@
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "split_k_gemm.hpp"
+#include "split_request.hpp"
 #include "warp_tiled_gemm.hpp"
 
 namespace {
@@ -44,33 +45,17 @@ const tutorial::StepDescription kStep{
 // here, before any GPU is looked for.
 struct Request {
     std::optional<step06::TileShape> tile;
-    std::optional<int> splits;
-    std::optional<int> workers;
+    step07::SplitRequest split;
 };
 
 Request parse_request(const tutorial::Options& options) {
     Request request;
     const std::string& tile = options.extra.at("--tile");
-    const std::string& splits = options.extra.at("--splits");
-    const std::string& workers = options.extra.at("--stream-k");
     if (tile != "auto") {
         request.tile = tutorial::parse_option(
             "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
     }
-    if (splits != "auto") {
-        request.splits = tutorial::parse_option(
-            "--splits", [&] { return step07::parse_splits(splits); }, " (or auto)");
-    }
-    if (workers != "auto") {
-        request.workers = tutorial::parse_option(
-            "--stream-k", [&] { return step07::parse_workers(workers); }, " (or auto)");
-    }
-    if (request.splits && request.workers) {
-        tutorial::parse_option("--splits and --stream-k", [&] {
-            step07::check_config({step06::TileShape::t128x256, *request.splits, *request.workers});
-            return 0;
-        });
-    }
+    request.split = step07::parse_split_request(options);
     return request;
 }
 
@@ -83,26 +68,17 @@ step07::Config resolve(const Request& request, int m, int n, int k, std::string&
     step07::Config config = step07::choose_config(m, n, k, occupancy);
     if (request.tile)
         config.tile = *request.tile;
-    if (request.splits) {
-        config.splits = *request.splits;
-        config.workers = request.workers ? *request.workers : 0;
-    }
-    if (request.workers) {
-        config.workers = *request.workers;
-        config.splits = request.splits ? *request.splits : 1;
-    }
+    step07::apply(request.split, config.splits, config.workers);
     const step06::TileSize size = step06::tile_size(config.tile);
     const step07::StreamKPlan plan = step07::plan_stream_k(m, n, k, size, config.workers);
     std::ostringstream line;
     line << step07::config_name(config)
-         << (request.tile || request.splits || request.workers ? " (forced by the command line)"
-                                                                : " (the choice)")
+         << (request.tile || request.split.splits || request.split.workers
+                 ? " (forced by the command line)"
+                 : " (the choice)")
          << ": " << plan.tiles << " tiles, " << step07::plan_splits(k, config.splits).count
          << " range(s) of K, one wave is " << occupancy.wave(config.tile) << " blocks";
-    if (plan.workers > 0) {
-        line << "; stream-K: " << plan.first_tile << " whole tiles, then "
-             << plan.tiles - plan.first_tile << " shared by " << plan.workers << " blocks";
-    }
+    line << step07::stream_k_summary(plan);
     why = line.str();
     return config;
 }

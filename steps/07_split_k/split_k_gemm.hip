@@ -38,10 +38,9 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         }
         workspaces().run(partial_floats(job, writes_c, size.rows, size.cols), stream,
                          [&](float* workspace, int* arrivals) {
-                             launch_with_partials(job, writes_c, c, n, workspace, arrivals, stream,
-                                                  [&](const Launch& l) {
-                                                      launch_tiles<Tiling>(l, stream);
-                                                  });
+                             launch_with_partials(
+                                 job, writes_c, c, n, workspace, arrivals, stream,
+                                 [&](const Launch& l) { launch_tiles<Tiling>(l, stream); });
                          });
     });
 }

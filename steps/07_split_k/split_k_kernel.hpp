@@ -28,10 +28,9 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
     const int k_begin = blockIdx.z * depth;
     const int k_end = k_begin + depth < k ? k_begin + depth : k;
     float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
-    step06::multiply_block_tile<Tiling, kVectorized>(a, b, partial, m, n, k,
-                                                     blockIdx.y * Tiling::kBlockRows,
-                                                     blockIdx.x * Tiling::kBlockCols, k_begin,
-                                                     k_end, tiles);
+    step06::multiply_block_tile<Tiling, kVectorized>(
+        a, b, partial, m, n, k, blockIdx.y * Tiling::kBlockRows, blockIdx.x * Tiling::kBlockCols,
+        k_begin, k_end, tiles);
 }
 // [split kernel]
 

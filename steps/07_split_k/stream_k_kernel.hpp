@@ -92,12 +92,11 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
         const int block_row = tile / tiles_across * Tiling::kBlockRows;
         const int block_col = tile % tiles_across * Tiling::kBlockCols;
         const int k_begin = (at - tile_begin) * Tiling::kSlice;
-        const int k_end = (stop - tile_begin) * Tiling::kSlice < k
-                              ? (stop - tile_begin) * Tiling::kSlice
-                              : k;
+        const int k_end =
+            (stop - tile_begin) * Tiling::kSlice < k ? (stop - tile_begin) * Tiling::kSlice : k;
         float sum[Tiling::kThreadRows][Tiling::kThreadCols] = {};
-        step06::accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin,
-                                                k_end, tiles, place, sum);
+        step06::accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end,
+                                                tiles, place, sum);
         if (at == tile_begin && stop == tile_end) {
             step06::write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
                                                     staging);
@@ -125,10 +124,10 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
                 for (int w = first_worker; w <= last_worker; ++w) {
                     if (share.begin(w) == share.begin(w + 1))
                         continue;  // a worker with no slices at all
-                    add_partial<Tiling>(partials + static_cast<std::size_t>(
-                                                       share.partial_tile(w, local)) *
-                                                       kTileFloats,
-                                        place, empty, sum);
+                    add_partial<Tiling>(
+                        partials +
+                            static_cast<std::size_t>(share.partial_tile(w, local)) * kTileFloats,
+                        place, empty, sum);
                     empty = false;
                 }
                 step06::write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,

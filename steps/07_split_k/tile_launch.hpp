@@ -44,9 +44,9 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
     if (plan.workers > 0) {
         step06::allow_shared_memory<Tiling>(stream_k_kernel<Tiling, kVectorized>);
         hipLaunchKernelGGL((stream_k_kernel<Tiling, kVectorized>), dim3(plan.workers),
-                           dim3(Tiling::kThreads), step06::shared_bytes<Tiling>(), stream, l.a,
-                           l.b, l.out, l.stream_k_partials, l.arrivals, l.m, l.n, l.k,
-                           plan.workers, plan.first_tile, plan.slices, plan.total, tiles_across);
+                           dim3(Tiling::kThreads), step06::shared_bytes<Tiling>(), stream, l.a, l.b,
+                           l.out, l.stream_k_partials, l.arrivals, l.m, l.n, l.k, plan.workers,
+                           plan.first_tile, plan.slices, plan.total, tiles_across);
         HIP_CHECK_LAUNCH();
     }
     if (plan.first_tile == 0)
@@ -102,9 +102,8 @@ template <class Tiling>
 int resident_blocks() {
     int blocks = 0;
     step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, true>);
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, split_k_kernel<Tiling, true>,
-                                                           Tiling::kThreads,
-                                                           step06::shared_bytes<Tiling>()));
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, split_k_kernel<Tiling, true>, Tiling::kThreads, step06::shared_bytes<Tiling>()));
     return blocks;
 }
 

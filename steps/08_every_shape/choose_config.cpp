@@ -152,8 +152,7 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
                          static_cast<double>(std::min<long long>(blocks, multiprocessors));
     } else {
         const double block_work = tile_floats * split.depth;
-        result.compute =
-            busiest_work(blocks, block_work, multiprocessors, resident) / row.speed;
+        result.compute = busiest_work(blocks, block_work, multiprocessors, resident) / row.speed;
     }
     // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
     result.reduction = split.count == 1 ? 0.0
@@ -195,10 +194,11 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
         }
         // Stream-K, with one worker per resident block, where the tiles make more than one wave
         // and end in a partial one; it needs a workspace, as split-K does.
-        const step07::StreamKPlan plan = step07::plan_stream_k(
-            m, n, k, {row.rows, row.cols}, stream_k_workers(tile, occupancy));
+        const step07::StreamKPlan plan =
+            step07::plan_stream_k(m, n, k, {row.rows, row.cols}, stream_k_workers(tile, occupancy));
         if (scope.max_splits > 1 && plan.workers > 0 && plan.first_tile > 0)
-            all.push_back(estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, occupancy));
+            all.push_back(
+                estimate(m, n, k, {tile, 1, Packing::automatic, plan.workers}, occupancy));
     }
     return all;
 }

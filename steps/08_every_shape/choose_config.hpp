@@ -108,7 +108,6 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
                                  const RuleScope& scope = {});
 
 /// The rule: the configuration with the smallest estimate (the first one on a tie).
-Config choose_config(int m, int n, int k, const Occupancy& occupancy,
-                     const RuleScope& scope = {});
+Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope = {});
 
 }  // namespace step08

@@ -2,10 +2,8 @@
 
 #include <hip/hip_runtime.h>
 
-#include <map>
-#include <mutex>
-
 #include "common/hip_check.hpp"
+#include "common/per_device.hpp"
 #include "common/rounding.hpp"
 #include "dot_kernel.hpp"
 #include "every_shape_tilings.hpp"
@@ -17,30 +15,20 @@
 namespace step08 {
 
 Occupancy occupancy() {
-    static std::mutex mutex;
-    static std::map<int, Occupancy> known;
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto found = known.find(device);
-    if (found != known.end())
-        return found->second;
-    Occupancy result;
-    hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    result.multiprocessors = properties.multiProcessorCount;
-    for (const TileShapeRow& row : kTileShapes) {
-        int& blocks = result.blocks[static_cast<int>(row.value)];
-        if (row.value == TileShape::t8x4) {
-            blocks = dot_resident_blocks();
-            continue;
+    return tutorial::once_per_device([] {
+        Occupancy result;
+        result.multiprocessors = tutorial::multiprocessor_count();
+        for (const TileShapeRow& row : kTileShapes) {
+            int& blocks = result.blocks[static_cast<int>(row.value)];
+            if (row.value == TileShape::t8x4)
+                blocks = dot_resident_blocks();
+            else
+                with_tiling(row.value, [&](auto tiling) {
+                    blocks = step07::resident_blocks<decltype(tiling)>();
+                });
         }
-        with_tiling(row.value, [&](auto tiling) {
-            blocks = step07::resident_blocks<decltype(tiling)>();
-        });
-    }
-    known.emplace(device, result);
-    return result;
+        return result;
+    });
 }
 
 // [gemm]

@@ -15,8 +15,8 @@
 #include "common/gpu_gemm_runner.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
-#include "choose_split.hpp"
 #include "every_shape_gemm.hpp"
+#include "split_request.hpp"
 
 namespace {
 
@@ -48,37 +48,24 @@ const tutorial::StepDescription kStep{
 // refused here, before any GPU is looked for.
 struct Request {
     std::optional<step08::TileShape> tile;
-    std::optional<int> splits;
-    std::optional<int> workers;
+    step07::SplitRequest split;
     step08::Packing packing = step08::Packing::automatic;
 };
 
 Request parse_request(const tutorial::Options& options) {
     Request request;
     const std::string& tile = options.extra.at("--tile");
-    const std::string& splits = options.extra.at("--splits");
-    const std::string& workers = options.extra.at("--stream-k");
     if (tile != "auto") {
         request.tile = tutorial::parse_option(
             "--tile", [&] { return step08::parse_tile_shape(tile); }, " (or auto)");
     }
-    if (splits != "auto") {
-        request.splits = tutorial::parse_option(
-            "--splits", [&] { return step07::parse_splits(splits); }, " (or auto)");
-    }
-    if (workers != "auto") {
-        request.workers = tutorial::parse_option(
-            "--stream-k", [&] { return step07::parse_workers(workers); }, " (or auto)");
-    }
-    if (request.workers && (request.splits || request.tile)) {
-        const step08::Config forced{request.tile.value_or(step08::TileShape::t128x256),
-                                    request.splits.value_or(1), step08::Packing::automatic,
-                                    *request.workers};
-        tutorial::parse_option(request.splits ? "--splits and --stream-k" : "--tile and --stream-k",
-                               [&] {
-                                   step08::check_config(forced);
-                                   return 0;
-                               });
+    request.split = step07::parse_split_request(options);
+    if (request.tile && request.split.workers) {
+        tutorial::parse_option("--tile and --stream-k", [&] {
+            step08::check_config(
+                {*request.tile, 1, step08::Packing::automatic, *request.split.workers});
+            return 0;
+        });
     }
     request.packing = tutorial::parse_option(
         "--pack", [&] { return step08::parse_packing(options.extra.at("--pack")); });
@@ -92,7 +79,7 @@ Request parse_request(const tutorial::Options& options) {
 step08::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
     const step08::Occupancy occupancy = step08::occupancy();
     step08::RuleScope scope;
-    if (request.workers && *request.workers != 0 && !request.tile) {
+    if (request.split.workers.value_or(0) != 0 && !request.tile) {
         // Stream-K asked for: the rule's choice among the tiles that have it (all but 8 x 4).
         scope.leave_out(step08::TileShape::t8x4);
     }
@@ -102,16 +89,9 @@ step08::Config resolve(const Request& request, int m, int n, int k, std::string&
         if (config.workers != 0)  // the rule's stream-K, with the forced tile's workers
             config.workers = step08::stream_k_workers(config.tile, occupancy);
     }
-    if (request.splits) {
-        config.splits = *request.splits;
-        config.workers = request.workers.value_or(0);
-    }
-    if (request.workers) {
-        config.workers = *request.workers;
-        config.splits = request.splits.value_or(1);
-    }
+    step07::apply(request.split, config.splits, config.workers);
     config.packing = request.packing;
-    const bool forced = request.tile || request.splits || request.workers ||
+    const bool forced = request.tile || request.split.splits || request.split.workers ||
                         request.packing != step08::Packing::automatic;
     const step08::Estimate estimate = step08::estimate(m, n, k, config, occupancy);
     std::ostringstream line;
@@ -122,10 +102,7 @@ step08::Config resolve(const Request& request, int m, int n, int k, std::string&
          << " each, " << std::fixed << std::setprecision(2) << estimate.waves << " waves";
     const step07::StreamKPlan plan =
         step07::plan_stream_k(m, n, k, step08::tile_size(config.tile), config.workers);
-    if (plan.workers > 0) {
-        line << "; stream-K: " << plan.first_tile << " whole tiles, then "
-             << plan.tiles - plan.first_tile << " shared by " << plan.workers << " blocks";
-    }
+    line << step07::stream_k_summary(plan);
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step08::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
         line << "; A and B packed into rows padded to 4 floats";

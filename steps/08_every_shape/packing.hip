@@ -25,8 +25,8 @@ __global__ void pad_matrix(const float* __restrict__ matrix, int rows, int cols,
 
 }  // namespace
 
-void pack(const float* matrix, int rows, int cols, float* padded, int padded_rows,
-          int padded_cols, hipStream_t stream) {
+void pack(const float* matrix, int rows, int cols, float* padded, int padded_rows, int padded_cols,
+          hipStream_t stream) {
     step07::launch_rows(pad_matrix, padded_rows, padded_cols, stream, matrix, rows, cols, padded,
                         padded_rows, padded_cols);
 }

@@ -9,7 +9,7 @@ namespace step08 {
 
 /// Queues on `stream`: padded (padded_rows x padded_cols) = matrix (rows x cols) in its top-left
 /// corner and zeros around it (padded_rows >= rows, padded_cols >= cols).
-void pack(const float* matrix, int rows, int cols, float* padded, int padded_rows,
-          int padded_cols, hipStream_t stream);
+void pack(const float* matrix, int rows, int cols, float* padded, int padded_rows, int padded_cols,
+          hipStream_t stream);
 
 }  // namespace step08

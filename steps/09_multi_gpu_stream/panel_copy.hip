@@ -7,6 +7,7 @@
 
 #include "common/command_line.hpp"
 #include "common/hip_check.hpp"
+#include "common/rounding.hpp"
 
 namespace step09 {
 
@@ -53,9 +54,7 @@ __global__ void __launch_bounds__(kGatherThreads)
 }
 // [gather]
 
-bool aligned_16(const void* pointer) {
-    return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
-}
+using tutorial::aligned_16;
 
 // Every PanelCopy with its name on the command line, the default first.
 struct PanelCopyName {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/rounding.hpp"
+
 namespace step09 {
 
 /// Chunk rows and panel columns are multiples of this where the budget and the sizes allow: the
@@ -41,10 +43,7 @@ constexpr int kPreferredPanelCols = 2048;
 /// equals the real one in every real element of C, and the padded columns of C never go home.
 constexpr int kRowAlign = 4;
 
-/// `value` / `divisor`, rounded up.
-constexpr std::uint64_t ceil_div(std::uint64_t value, std::uint64_t divisor) {
-    return (value + divisor - 1) / divisor;
-}
+using tutorial::ceil_div;
 
 /// `count` rounded up to a multiple of kRowAlign: the stored length of a row of `count` elements.
 constexpr std::uint64_t padded(int count) {

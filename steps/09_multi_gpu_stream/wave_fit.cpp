@@ -9,8 +9,8 @@ namespace step09 {
 
 long long plan_waves(int m, int n, int chunk_rows, int panel_cols, int multiprocessors) {
     auto blocks = [](int rows, int cols) {
-        return static_cast<long long>(ceil_div(rows, kWaveTileRows) *
-                                      ceil_div(cols, kWaveTileCols));
+        return ceil_div(static_cast<long long>(rows), kWaveTileRows) *
+               ceil_div(static_cast<long long>(cols), kWaveTileCols);
     };
     const long long blocks_per_wave = std::max(1, multiprocessors);
     long long waves = 0;

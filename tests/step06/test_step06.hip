@@ -22,8 +22,9 @@ std::vector<KernelUnderTest> step06_kernels() {
                                step06::gemm(a, b, c, m, n, k, stream, tile);
                            }});
     }
-    kernels.push_back({"choice", [](const float* a, const float* b, float* c, int m, int n, int k,
-                                    hipStream_t stream) { step06::gemm(a, b, c, m, n, k, stream); }});
+    kernels.push_back(
+        {"choice", [](const float* a, const float* b, float* c, int m, int n, int k,
+                      hipStream_t stream) { step06::gemm(a, b, c, m, n, k, stream); }});
     return kernels;
 }
 

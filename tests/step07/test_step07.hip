@@ -18,8 +18,8 @@ using step07::Config;
 namespace {
 
 KernelUnderTest with(const Config& config) {
-    std::string name = std::string("t") + step06::tile_name(config.tile) + "_s" +
-                       std::to_string(config.splits);
+    std::string name =
+        std::string("t") + step06::tile_name(config.tile) + "_s" + std::to_string(config.splits);
     if (config.workers != 0)
         name += "_streamk" + std::to_string(config.workers);
     return {name, [config](const float* a, const float* b, float* c, int m, int n, int k,
@@ -27,9 +27,12 @@ KernelUnderTest with(const Config& config) {
 }
 
 std::vector<KernelUnderTest> step07_kernels() {
-    return {with({TileShape::t128x256, 3}),     with({TileShape::t128x128, 2}),
-            with({TileShape::t128x128, 16}),    with({TileShape::t128x128, 64}),
-            with({TileShape::t128x256, 1, 3}),  with({TileShape::t128x128, 1, 7}),
+    return {with({TileShape::t128x256, 3}),
+            with({TileShape::t128x128, 2}),
+            with({TileShape::t128x128, 16}),
+            with({TileShape::t128x128, 64}),
+            with({TileShape::t128x256, 1, 3}),
+            with({TileShape::t128x128, 1, 7}),
             {"choice", [](const float* a, const float* b, float* c, int m, int n, int k,
                           hipStream_t stream) { step07::gemm(a, b, c, m, n, k, stream); }}};
 }
@@ -39,10 +42,10 @@ std::vector<KernelUnderTest> step07_kernels() {
 TUTORIAL_KERNEL_SUITES(Step07, step07_kernels);
 
 TEST(Step07Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
-    for (const Config& config : {Config{TileShape::t128x128, 0}, Config{TileShape::t128x128, 65},
-                                 Config{TileShape::t128x128, 1, -1},
-                                 Config{TileShape::t128x128, 1, 1025},
-                                 Config{TileShape::t128x128, 2, 8}}) {
+    for (const Config& config :
+         {Config{TileShape::t128x128, 0}, Config{TileShape::t128x128, 65},
+          Config{TileShape::t128x128, 1, -1}, Config{TileShape::t128x128, 1, 1025},
+          Config{TileShape::t128x128, 2, 8}}) {
         EXPECT_THROW(step07::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, config),
                      std::invalid_argument)
             << step07::config_name(config);

@@ -7,7 +7,6 @@
 
 #include "choose_split.hpp"
 
-
 namespace {
 
 std::string message_of(void (*call)()) {
@@ -90,8 +89,7 @@ TEST(Step07Names, StreamKWorkersRoundTripAndNameTheAllowedOnes) {
                   step07::check_config({step06::TileShape::t128x128, 2, 8});
               }),
               "split-K or stream-K, not both: got split 2 with 8 stream-K workers");
-    EXPECT_THROW(step07::check_config({step06::TileShape::t128x128, 1, -1}),
-                 std::invalid_argument);
+    EXPECT_THROW(step07::check_config({step06::TileShape::t128x128, 1, -1}), std::invalid_argument);
     EXPECT_THROW(step07::check_config({step06::TileShape::t128x128, 1, 1025}),
                  std::invalid_argument);
     EXPECT_NO_THROW(step07::check_config({step06::TileShape::t128x128, 1, 1024}));
@@ -118,8 +116,10 @@ TEST(Step07StreamKPlan, WorkedOutByHand) {
 
 TEST(Step07StreamKPlan, NoneWhereTheWavesAreWhole) {
     // 132 tiles of 128 x 256 on 132 workers, 264 on 132, no workers, K = 0: nothing shared.
-    EXPECT_EQ(step07::plan_stream_k(128 * 12, 256 * 11, 500, step06::TileSize{128, 256}, 132).workers, 0);
-    EXPECT_EQ(step07::plan_stream_k(128 * 24, 256 * 11, 500, step06::TileSize{128, 256}, 132).workers, 0);
+    EXPECT_EQ(
+        step07::plan_stream_k(128 * 12, 256 * 11, 500, step06::TileSize{128, 256}, 132).workers, 0);
+    EXPECT_EQ(
+        step07::plan_stream_k(128 * 24, 256 * 11, 500, step06::TileSize{128, 256}, 132).workers, 0);
     EXPECT_EQ(step07::plan_stream_k(4096, 4096, 4096, step06::TileSize{128, 256}, 0).workers, 0);
     EXPECT_EQ(step07::plan_stream_k(4096, 4096, 0, step06::TileSize{128, 256}, 132).workers, 0);
     const step07::StreamKPlan none =
@@ -128,7 +128,8 @@ TEST(Step07StreamKPlan, NoneWhereTheWavesAreWhole) {
 }
 
 TEST(Step07StreamKPlan, FewerTilesThanWorkersAreAllShared) {
-    const step07::StreamKPlan plan = step07::plan_stream_k(100, 100, 17, step06::TileSize{64, 64}, 7);
+    const step07::StreamKPlan plan =
+        step07::plan_stream_k(100, 100, 17, step06::TileSize{64, 64}, 7);
     EXPECT_EQ(plan.tiles, 4);
     EXPECT_EQ(plan.first_tile, 0);
     EXPECT_EQ(plan.slices, 2);  // K = 17 needs two slices of 16
@@ -149,7 +150,8 @@ TEST(Step07StreamKPlan, EverySliceHasExactlyOneOwner) {
                 ASSERT_EQ(plan.total,
                           static_cast<long long>(plan.tiles - plan.first_tile) * plan.slices);
                 ASSERT_GT(plan.tiles - plan.first_tile, 0);
-                ASSERT_LT(plan.tiles - plan.first_tile, std::max<long long>(workers, plan.tiles + 1));
+                ASSERT_LT(plan.tiles - plan.first_tile,
+                          std::max<long long>(workers, plan.tiles + 1));
                 ASSERT_EQ(plan.begin(0), 0);
                 ASSERT_EQ(plan.begin(workers), plan.total);
                 for (int w = 0; w < workers; ++w) {
@@ -168,7 +170,6 @@ TEST(Step07StreamKPlan, EverySliceHasExactlyOneOwner) {
 }
 
 // ---- packing ------------------------------------------------------------------------------------
-
 
 // ---- the choice ---------------------------------------------------------------------------------
 

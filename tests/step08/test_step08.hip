@@ -20,8 +20,8 @@ using step08::TileShape;
 namespace {
 
 KernelUnderTest with(const Config& config) {
-    std::string name = std::string("t") + step08::tile_name(config.tile) + "_s" +
-                       std::to_string(config.splits);
+    std::string name =
+        std::string("t") + step08::tile_name(config.tile) + "_s" + std::to_string(config.splits);
     if (config.workers != 0)
         name += "_streamk" + std::to_string(config.workers);
     if (config.packing == Packing::on)
@@ -77,10 +77,9 @@ TEST(Step08Rule, PacksABigOddMultiplyCorrectly) {
     tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, 901);
     tutorial::fill_random(b, 902);
-    const KernelUnderTest rule{"rule", [](const float* da, const float* db, float* dc, int m, int n,
-                                          int k, hipStream_t stream) {
-                                   step08::gemm(da, db, dc, m, n, k, stream);
-                               }};
+    const KernelUnderTest rule{
+        "rule", [](const float* da, const float* db, float* dc, int m, int n, int k,
+                   hipStream_t stream) { step08::gemm(da, db, dc, m, n, k, stream); }};
     const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(rule, a, b);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();

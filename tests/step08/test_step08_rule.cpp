@@ -275,8 +275,7 @@ TEST(Step08Rule, OneColumnTakesTheDotTile) {
         }
         EXPECT_EQ(step08::choose_config(m, 1, k, kH100).tile, TileShape::t8x4);
         // Without it (the benchmark's comparison), the others compete as before.
-        EXPECT_NE(step08::choose_config(m, 1, k, kH100, without_dot_tile()).tile,
-                  TileShape::t8x4);
+        EXPECT_NE(step08::choose_config(m, 1, k, kH100, without_dot_tile()).tile, TileShape::t8x4);
         for (const int n : {2, 3, 4, 5}) {
             for (const step08::Estimate& candidate : step08::candidates(m, n, k, kH100))
                 EXPECT_NE(candidate.config.tile, TileShape::t8x4) << n << " columns";

@@ -254,23 +254,32 @@ TEST_P(KernelMisaligned, FallsBackToScalarAccess) {
     }
 }
 
+// Test names: the kernel's, then the shape's or the misaligned pointer's.
+inline std::string kernel_test_name(const testing::TestParamInfo<KernelUnderTest>& info) {
+    return info.param.name;
+}
+
+inline std::string kernel_shape_test_name(
+    const testing::TestParamInfo<std::tuple<KernelUnderTest, tutorial_test::Shape>>& info) {
+    return std::get<0>(info.param).name + "_" + tutorial_test::shape_name(std::get<1>(info.param));
+}
+
+inline std::string kernel_misaligned_test_name(
+    const testing::TestParamInfo<std::tuple<KernelUnderTest, int>>& info) {
+    const char* const pointers[] = {"a", "b", "c"};
+    return std::get<0>(info.param).name + "_misaligned_" + pointers[std::get<1>(info.param)];
+}
+
 /// Registers the harness's suites, prefixed `prefix`, for the kernels `kernels` (a
 /// std::vector<KernelUnderTest>) returns.
 #define TUTORIAL_KERNEL_SUITES(prefix, kernels)                                                   \
     INSTANTIATE_TEST_SUITE_P(prefix, KernelConfig, testing::ValuesIn(kernels()),                  \
-                             [](const auto& info) { return info.param.name; });                   \
+                             kernel_test_name);                                                   \
     INSTANTIATE_TEST_SUITE_P(prefix, KernelShapes,                                                \
                              testing::Combine(testing::ValuesIn(kernels()),                       \
                                               testing::ValuesIn(tutorial_test::kernel_shapes())), \
-                             [](const auto& info) {                                               \
-                                 return std::get<0>(info.param).name + "_" +                      \
-                                        tutorial_test::shape_name(std::get<1>(info.param));       \
-                             });                                                                  \
+                             kernel_shape_test_name);                                             \
     INSTANTIATE_TEST_SUITE_P(                                                                     \
         prefix, KernelMisaligned,                                                                 \
         testing::Combine(testing::ValuesIn(kernels()), testing::Values(0, 1, 2)),                 \
-        [](const auto& info) {                                                                    \
-            const char* const pointers[] = {"a", "b", "c"};                                       \
-            return std::get<0>(info.param).name + "_misaligned_" +                                \
-                   pointers[std::get<1>(info.param)];                                             \
-        })
+        kernel_misaligned_test_name)

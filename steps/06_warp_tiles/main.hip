@@ -28,7 +28,7 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/false,
     /*extra_options=*/
     {{"--tile",
-      "the block tile: auto (128x256 when its tiles fill the GPU once, else 128x128), " +
+      "the block tile: auto (128x256 when its tiles fill at least half a wave, else 128x128), " +
           step06::tile_choices(),
       "auto"}},
 };

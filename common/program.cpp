@@ -61,4 +61,17 @@ int report_general_multiply(const Options& options, RunReport report, const Matr
     return exit_code;
 }
 
+int run_step_flow(int argc, char** argv, const StepDescription& step, const StepFlow& flow) {
+    return run_step(argc, argv, step, [&](const Options& options) {
+        if (!options.quiet)
+            std::cout << step.summary << "\n\n";
+        if (flow.prepare)
+            flow.prepare(options);
+        const int example = flow.example(options);
+        if (example != kExitVerified || options.example_only)
+            return example;
+        return flow.general(options);
+    });
+}
+
 }  // namespace tutorial

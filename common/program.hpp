@@ -25,6 +25,19 @@ namespace tutorial {
 int run_step(int argc, char** argv, const StepDescription& step,
              const std::function<int(const Options&)>& body);
 
+/// What a step program does, in this order, after the step's summary (unless --quiet): `prepare`,
+/// which reads the step's own options and, in a GPU step, selects the device, so that bad usage
+/// and a missing GPU stop the program before any work; the worked example; and, unless that failed
+/// or --example-only was given, the general multiply. The last two return exit codes.
+struct StepFlow {
+    std::function<void(const Options&)> prepare;  ///< may be empty
+    std::function<int(const Options&)> example;
+    std::function<int(const Options&)> general;
+};
+
+/// run_step() with the flow that every step program follows (StepFlow).
+int run_step_flow(int argc, char** argv, const StepDescription& step, const StepFlow& flow);
+
 /// Prints a small matrix, one row per line, values right-aligned: 4 characters for the first column
 /// and 5 for the others, more when a value is wider, so that neighbours never run together.
 template <typename T>

@@ -27,8 +27,11 @@ and this script rewrites what lies between them. The kinds of block:
                                sources, each side written FILE#TAG, several joined with '+'
                                (quoted, because tags may contain spaces)
     performance STEP RESULTS   the step's rows of docs/results/RESULTS.json
-    multi-gpu RESULTS          the table of docs/results/RESULTS.json written by
-                               multi_gpu_benchmark (step 09 against cuBLASXt), and its ratios
+    multi-gpu RESULTS [MORE]   the table of docs/results/RESULTS.json written by
+                               multi_gpu_benchmark (step 09 against cuBLASXt), and its ratios;
+                               with MORE, other processes of the same measurement: how the
+                               step and cuBLASXt ranged, and the step against cuBLASXt's
+                               fastest run
     results-chart RESULTS      the chart and a summary of docs/results/RESULTS.json (main page)
     packing RESULTS            step 08's packing table: each shape of docs/results/RESULTS.json
                                whose n or k is not a multiple of 4, with the rule's configuration
@@ -299,12 +302,12 @@ def performance_block(step, name, compare):
                       f"({make_results.thousands(vendor_row['gflops'])} GFLOPS)")
         parts += [intro + ":", ""]
         # The unit in the header: "24.82 ms" in a narrow column would break between its words.
-        header = ["kernel", "time (ms)", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
+        header = ["kernel", "median (min) ms", "GFLOPS", f"share of {vendor}", "share of FP32 peak"]
         lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * 4]
         for s, v in kernels:
             row = results.find(s, v, shape)
             percent = results.percent_of_vendor(row)
-            cells = [kernel_label(s, v, step), make_results.format_ms(row["median_ms"]),
+            cells = [kernel_label(s, v, step), median_and_min(row),
                      make_results.format_gflops(row["gflops"]),
                      make_results.format_percent(percent) if percent is not None else "-",
                      make_results.format_percent(100 * row["gflops"] / peak) if peak else "-"]
@@ -435,6 +438,9 @@ def results_chart_block(name):
 # 32 x 32 tiles.
 INNER_KERNELS = {"step08": ("08", "rule"), "step05": ("05", "reg8x8_db"),
                  "step04": ("04", "tiled32")}
+# Runs made before the every-shape step was split (commit b638e82) name the same kernels, step 08's
+# rule today, "step06".
+INNER_KERNELS["step06"] = INNER_KERNELS["step08"]
 
 
 def inner_kernel(inner, vendor, short=False):
@@ -447,7 +453,7 @@ def inner_kernel(inner, vendor, short=False):
     if short:
         return f"`{variant}` (step {step})"
     label = kernel_label(step, variant, "09")
-    return label + ", K not split" if inner == "step08" else label
+    return label + ", K not split" if INNER_KERNELS[inner] == INNER_KERNELS["step08"] else label
 
 
 def multi_gpu_row_names(row, vendor):
@@ -470,17 +476,58 @@ def multi_gpu_ratio_name(name, vendor):
     return re.sub(r"\bstep0\d\b", lambda found: inner_kernel(found[0], vendor, short=True), name)
 
 
-def mib_or_dash(row, key):
-    return make_results.thousands(row[key] / (1 << 20)) if key in row else "-"
-
-
-def multi_gpu_block(name):
-    """The rows and ratios of one run of multi_gpu_benchmark, as its JSON file records them."""
+def load_multi_gpu_run(name):
     path = os.path.join(ROOT, "docs", "results", f"{name}.json")
     if not os.path.exists(path):
         raise RuntimeError(f"docs/results/{name}.json does not exist")
     with open(path, encoding="utf-8") as file:
-        run = json.load(file)
+        return json.load(file)
+
+
+def processes_block(names, vendor):
+    """How the step and cuBLASXt at its best block dim ranged over several benchmark processes of
+    the same measurement, and the step against cuBLASXt's fastest run among them."""
+    step_medians, xt_medians, xt_fastest = [], [], None
+    for name in names:
+        run = load_multi_gpu_run(name)
+        swept = [row for row in run["results"]
+                 if row["measurement"] == "cublasxt" and "block_dim" in row]
+        streamed = [row for row in run["results"] if row["measurement"] == "stream"
+                    and row.get("budget_from") != "cublasxt" and row["inner"] != "vendor"]
+        if not swept or len(streamed) != 1:
+            raise RuntimeError(f"docs/results/{name}.json has no block-dim sweep or no streamed row")
+        best = min(swept, key=lambda row: row["median_ms"])
+        xt_medians.append((best["median_ms"], best["block_dim"]))
+        if xt_fastest is None or best["min_ms"] < xt_fastest[0]:
+            xt_fastest = (best["min_ms"], best["block_dim"], name)
+        step_medians.append(streamed[0]["median_ms"])
+    kernel = inner_kernel(streamed[0]["inner"], vendor, short=True)
+    dims = sorted({dim for _, dim in xt_medians})
+    fmt = make_results.format_ms
+    return "\n".join([
+        f"Over {len(names)} benchmark processes of this measurement "
+        f"({', '.join(f'`docs/results/{name}.json`' for name in names)}), cuBLASXt at its best "
+        f"block dim ({', '.join(str(dim) for dim in dims)}) took a median of "
+        f"{fmt(min(m for m, _ in xt_medians))} to {fmt(max(m for m, _ in xt_medians))} ms, and its "
+        f"fastest run {fmt(xt_fastest[0])} ms (block dim {xt_fastest[1]}). The streamed step with "
+        f"{kernel} took a median of {fmt(min(step_medians))} to {fmt(max(step_medians))} ms: "
+        f"{xt_fastest[0] / max(step_medians):.3f} to {xt_fastest[0] / min(step_medians):.3f} times "
+        f"the throughput of cuBLASXt's fastest run.", ""])
+
+
+def median_and_min(row):
+    """'23.03 (22.98)': a row's median time and, in parentheses, its fastest run, in ms."""
+    return f"{make_results.format_ms(row['median_ms'])} ({make_results.format_ms(row['min_ms'])})"
+
+
+def mib_or_dash(row, key):
+    return make_results.thousands(row[key] / (1 << 20)) if key in row else "-"
+
+
+def multi_gpu_block(name, *others):
+    """The rows and ratios of one run of multi_gpu_benchmark, as its JSON file records them; with
+    `others`, further processes of the same measurement, the spread over all of them."""
+    run = load_multi_gpu_run(name)
     vendor = run["vendor_blas"].split(" ")[0]
     gpus = ", ".join(run["gpus"])
     budget = make_results.thousands(run["budget_bytes"] / (1 << 20))
@@ -493,7 +540,7 @@ def multi_gpu_block(name):
              f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
              f"n = {run['n']}, a budget of {budget} MiB per device entry, {panels}, from "
              f"`docs/results/{name}.json`.", ""]
-    lines = ["| kernel | run | devices | chunks x panels (rows x columns) | time (ms) | GFLOPS | "
+    lines = ["| kernel | run | devices | chunks x panels (rows x columns) | median (min) ms | GFLOPS | "
              "planned (MiB) | used (MiB) | kernels busy |",
              "|---|---|---|---|---:|---:|---:|---:|---:|"]
     runs = set()
@@ -508,7 +555,7 @@ def multi_gpu_block(name):
                 if "chunks" in row else "-")
         busy = (make_results.format_percent(row["kernel_busy_percent"])
                 if "kernel_busy_percent" in row else "-")
-        time = make_results.format_ms(row["median_ms"])
+        time = median_and_min(row)
         if not row["verified"]:
             time += " (not verified)"
         devices = ", ".join(str(device) for device in row["devices"])
@@ -535,6 +582,8 @@ def multi_gpu_block(name):
         parts += [f"- {multi_gpu_ratio_name(ratio['name'], vendor)}: {ratio['value']:.3f}"
                   for ratio in ratios]
         parts.append("")
+    if others:
+        parts.append(processes_block((name,) + others, vendor))
     return "\n".join(parts)
 
 
@@ -565,7 +614,7 @@ def produce(spec, programs, page):
     if kind == "dot":
         return dot_block(arguments[0])
     if kind == "multi-gpu":
-        return multi_gpu_block(arguments[0])
+        return multi_gpu_block(*arguments)
     raise RuntimeError(f"unknown kind of generated block '{kind}'")
 
 

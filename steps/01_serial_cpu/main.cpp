@@ -64,12 +64,5 @@ int run_general(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
-        return run_general(options);
-    });
+    return tutorial::run_step_flow(argc, argv, kStep, {{}, run_worked_example, run_general});
 }

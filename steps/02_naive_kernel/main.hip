@@ -42,14 +42,11 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
-        // Fails here, with exit code 3 and a plain message, when there is no GPU to run on.
+    // select_device() fails, with exit code 3 and a plain message, when there is no GPU to run on.
+    const auto prepare = [](const tutorial::Options& options) {
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
+    };
+    const auto general = [](const tutorial::Options& options) {
         // [general multiply]
         return tutorial::run_gpu_gemm(
             options, {"02", "naive"},
@@ -57,5 +54,6 @@ int main(int argc, char** argv) {
                 step02::gemm(a, b, c, m, n, k, stream, options.block);
             });
         // [general multiply]
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

@@ -38,13 +38,11 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
+    const auto prepare = [](const tutorial::Options& options) {
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
+    };
+    const auto general = [](const tutorial::Options& options) {
         return tutorial::run_gpu_gemm(options, {"03", "tiled2"}, step03::gemm<float>);
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

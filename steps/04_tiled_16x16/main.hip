@@ -48,20 +48,16 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet) {
-            std::cout << kStep.summary << "\n\n";
-        }
-        // Chosen first, so a machine without a GPU stops here with a clear message.
+    // The device is chosen first, so a machine without a GPU stops there with a clear message.
+    const auto prepare = [](const tutorial::Options& options) {
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only) {
-            return example;
-        }
+    };
+    const auto general = [](const tutorial::Options& options) {
         const int tile = options.block;
         return tutorial::run_gpu_gemm(
             options, {"04", "tiled" + std::to_string(tile)},
             [tile](const float* a, const float* b, float* c, int m, int n, int k,
                    hipStream_t stream) { step04::gemm(a, b, c, m, n, k, stream, tile); });
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

@@ -49,14 +49,10 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
+    const auto prepare = [](const tutorial::Options& options) {
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
-
+    };
+    const auto general = [](const tutorial::Options& options) {
         // [all variants]
         int worst = tutorial::kExitVerified;
         for (const step05::Variant variant : step05::kAllVariants) {
@@ -69,5 +65,6 @@ int main(int argc, char** argv) {
         }
         return worst;
         // [all variants]
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

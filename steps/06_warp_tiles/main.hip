@@ -4,6 +4,7 @@
 #include <hip/hip_runtime.h>
 
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "common/command_line.hpp"
@@ -28,7 +29,7 @@ const tutorial::StepDescription kStep{
     /*multi_device=*/false,
     /*extra_options=*/
     {{"--tile",
-      "the block tile: auto (128x256 when its tiles fill at least half a wave, else 128x128), " +
+      "the block tile: auto (128x256 when its tiles fill the GPU once, else 128x128), " +
           step06::tile_choices(),
       "auto"}},
 };
@@ -59,28 +60,23 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
-        const std::string& forced = options.extra.at("--tile");
-        const bool auto_tile = forced == "auto";
-        const step06::TileShape asked =
-            auto_tile
-                ? step06::TileShape::t128x256
-                : tutorial::parse_option(
-                      "--tile", [&] { return step06::parse_tile_shape(forced); }, " (or auto)");
+    std::optional<step06::TileShape> forced;  // what --tile asks for, none for auto
+    const auto prepare = [&](const tutorial::Options& options) {
+        const std::string& tile = options.extra.at("--tile");
+        if (tile != "auto") {
+            forced = tutorial::parse_option(
+                "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
+        }
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
-
+    };
+    const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
         const step06::Occupancy occupancy = step06::occupancy();
         const step06::TileShape tile =
-            auto_tile ? step06::choose_tile(options.m, options.n, occupancy) : asked;
+            forced.value_or(step06::choose_tile(options.m, options.n, occupancy));
         if (!options.quiet) {
             std::cout << "\nTile: " << step06::tile_name(tile)
-                      << (auto_tile ? " (its tiles against one wave of " : " (forced; one wave is ")
+                      << (forced ? " (forced; one wave is " : " (its tiles against one wave of ")
                       << occupancy.wave(tile) << " blocks: " << occupancy.multiprocessors
                       << " multiprocessors holding " << occupancy.blocks_per_multiprocessor(tile)
                       << " each)\n";
@@ -91,5 +87,6 @@ int main(int argc, char** argv) {
                 step06::gemm(a, b, c, m, n, k, stream, tile);
             });
         // [general multiply]
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

@@ -27,9 +27,7 @@ TileShape choose_tile(int m, int n, const Occupancy& occupancy) {
     const TileSize big = tile_size(TileShape::t128x256);
     const long long tiles =
         tutorial::ceil_div(static_cast<long long>(m), big.rows) * tutorial::ceil_div(n, big.cols);
-    // At least half a wave: the 128 x 256 tile's faster blocks make up for the idle half.
-    const bool half_a_wave = 2 * tiles >= occupancy.wave(TileShape::t128x256);
-    return half_a_wave ? TileShape::t128x256 : TileShape::t128x128;
+    return tiles >= occupancy.wave(TileShape::t128x256) ? TileShape::t128x256 : TileShape::t128x128;
 }
 // [choose tile]
 

@@ -79,7 +79,7 @@ struct OccupancyOf {
 using Occupancy = OccupancyOf<TileShape, std::size(kTileShapes)>;
 
 /// The tile step 06 takes for an m x n C: 128 x 256, the faster per block, when its tiles fill at
-/// least half a wave of the GPU; otherwise 128 x 128, which makes twice as many blocks to spread
+/// least one wave of the GPU; otherwise 128 x 128, which makes twice as many blocks to spread
 /// over the multiprocessors.
 TileShape choose_tile(int m, int n, const Occupancy& occupancy);
 

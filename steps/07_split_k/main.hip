@@ -61,9 +61,10 @@ Request parse_request(const tutorial::Options& options) {
 
 // [choice]
 // The configuration for an m x n x k multiply: the choice's, with what the command line forces put
-// in its place, and a line that says which it is. Forcing one of split-K and stream-K turns the
-// other off unless it is forced too.
-step07::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
+// in its place, and (unless --quiet) a line that says which it is. Forcing one of split-K and
+// stream-K turns the other off unless it is forced too.
+step07::Config resolve(const Request& request, const tutorial::Options& options) {
+    const int m = options.m, n = options.n, k = options.k;
     const step06::Occupancy occupancy = step06::occupancy();
     step07::Config config = step07::choose_config(m, n, k, occupancy);
     if (request.tile)
@@ -79,7 +80,8 @@ step07::Config resolve(const Request& request, int m, int n, int k, std::string&
          << ": " << plan.tiles << " tiles, " << step07::plan_splits(k, config.splits).count
          << " range(s) of K, one wave is " << occupancy.wave(config.tile) << " blocks";
     line << step07::stream_k_summary(plan);
-    why = line.str();
+    if (!options.quiet)
+        std::cout << "\nConfiguration: " << line.str() << "\n";
     return config;
 }
 // [choice]
@@ -111,25 +113,20 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
-        const Request request = parse_request(options);
+    Request request;
+    const auto prepare = [&](const tutorial::Options& options) {
+        request = parse_request(options);
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
-
+    };
+    const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
-        std::string why;
-        const step07::Config config = resolve(request, options.m, options.n, options.k, why);
-        if (!options.quiet)
-            std::cout << "\nConfiguration: " << why << "\n";
+        const step07::Config config = resolve(request, options);
         return tutorial::run_gpu_gemm(
             options, {"07", step07::config_name(config)},
             [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
                 step07::gemm(a, b, c, m, n, k, stream, config);
             });
         // [general multiply]
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

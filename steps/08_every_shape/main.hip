@@ -74,9 +74,10 @@ Request parse_request(const tutorial::Options& options) {
 
 // [choice]
 // The configuration for an m x n x k multiply: the rule's, with what the command line forces put
-// in its place, and a line that says which it is and what the rule counted. Forcing one of split-K
-// and stream-K turns the other off unless it is forced too.
-step08::Config resolve(const Request& request, int m, int n, int k, std::string& why) {
+// in its place, and (unless --quiet) a line that says which it is and what the rule counted.
+// Forcing one of split-K and stream-K turns the other off unless it is forced too.
+step08::Config resolve(const Request& request, const tutorial::Options& options) {
+    const int m = options.m, n = options.n, k = options.k;
     const step08::Occupancy occupancy = step08::occupancy();
     step08::RuleScope scope;
     if (request.split.workers.value_or(0) != 0 && !request.tile) {
@@ -106,7 +107,8 @@ step08::Config resolve(const Request& request, int m, int n, int k, std::string&
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step08::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
         line << "; A and B packed into rows padded to 4 floats";
-    why = line.str();
+    if (!options.quiet)
+        std::cout << "\nConfiguration: " << line.str() << "\n";
     return config;
 }
 // [choice]
@@ -140,25 +142,20 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
-        if (!options.quiet)
-            std::cout << kStep.summary << "\n\n";
-        const Request request = parse_request(options);
+    Request request;
+    const auto prepare = [&](const tutorial::Options& options) {
+        request = parse_request(options);
         tutorial::select_device(options.devices.front());
-        const int example = run_worked_example(options);
-        if (example != tutorial::kExitVerified || options.example_only)
-            return example;
-
+    };
+    const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
-        std::string why;
-        const step08::Config config = resolve(request, options.m, options.n, options.k, why);
-        if (!options.quiet)
-            std::cout << "\nConfiguration: " << why << "\n";
+        const step08::Config config = resolve(request, options);
         return tutorial::run_gpu_gemm(
             options, {"08", step08::config_name(config)},
             [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
                 step08::gemm(a, b, c, m, n, k, stream, config);
             });
         // [general multiply]
-    });
+    };
+    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

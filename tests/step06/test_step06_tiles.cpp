@@ -25,23 +25,19 @@ TEST(Step06Tiles, NamesRoundTripAndSizesComeFromTheTable) {
     }
 }
 
-TEST(Step06Tiles, TheBigTileOnlyWhereItFillsHalfAWave) {
+TEST(Step06Tiles, TheBigTileOnlyWhereItFillsAWave) {
     // An H100: 132 multiprocessors, one 128 x 256 block or two 128 x 128 blocks each.
     const step06::Occupancy h100{132, {1, 2}};
     EXPECT_EQ(h100.wave(TileShape::t128x256), 132);
     EXPECT_EQ(h100.wave(TileShape::t128x128), 264);
-    // 4096^2: 32 x 16 = 512 tiles of 128 x 256, several waves.
+    // 4096^2: 32 x 16 = 512 tiles of 128 x 256, more than a wave.
     EXPECT_EQ(step06::choose_tile(4096, 4096, h100), TileShape::t128x256);
-    // 2048^2: 16 x 8 = 128 tiles, just under one wave.
-    EXPECT_EQ(step06::choose_tile(2048, 2048, h100), TileShape::t128x256);
-    // 128 x 6 rows by 256 x 11 columns: 66 tiles, exactly half a wave; one column of tiles fewer
-    // (60) is not.
-    EXPECT_EQ(step06::choose_tile(128 * 6, 256 * 11, h100), TileShape::t128x256);
-    EXPECT_EQ(step06::choose_tile(128 * 6, 256 * 10, h100), TileShape::t128x128);
-    // 1024^2: 32 tiles of 128 x 256, a quarter of a wave.
+    // 128 x 12 rows by 256 x 11 columns: exactly 132 tiles, one whole wave.
+    EXPECT_EQ(step06::choose_tile(128 * 12, 256 * 11, h100), TileShape::t128x256);
+    // One tile fewer does not fill it.
+    EXPECT_EQ(step06::choose_tile(128 * 12, 256 * 11 - 256, h100), TileShape::t128x128);
     EXPECT_EQ(step06::choose_tile(1024, 1024, h100), TileShape::t128x128);
     EXPECT_EQ(step06::choose_tile(1, 1, h100), TileShape::t128x128);
-    // A GPU of 8 multiprocessors is half filled by 4 tiles.
-    EXPECT_EQ(step06::choose_tile(512, 512, step06::Occupancy{8, {1, 2}}), TileShape::t128x256);
-    EXPECT_EQ(step06::choose_tile(128, 512, step06::Occupancy{8, {1, 2}}), TileShape::t128x128);
+    // A GPU of 8 multiprocessors fills a wave with 8 tiles.
+    EXPECT_EQ(step06::choose_tile(1024, 512, step06::Occupancy{8, {1, 2}}), TileShape::t128x256);
 }

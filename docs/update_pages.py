@@ -490,9 +490,11 @@ def processes_block(names, vendor):
     step_medians, xt_medians, xt_fastest = [], [], None
     for name in names:
         run = load_multi_gpu_run(name)
-        swept = [row for row in run["results"]
-                 if row["measurement"] == "cublasxt" and "block_dim" in row]
-        streamed = [row for row in run["results"] if row["measurement"] == "stream"
+        # The comparison on every device of the run (rows on fewer devices are there for scaling).
+        devices = max(len(row["devices"]) for row in run["results"])
+        rows = [row for row in run["results"] if len(row["devices"]) == devices]
+        swept = [row for row in rows if row["measurement"] == "cublasxt" and "block_dim" in row]
+        streamed = [row for row in rows if row["measurement"] == "stream"
                     and row.get("budget_from") != "cublasxt" and row["inner"] != "vendor"]
         if not swept or len(streamed) != 1:
             raise RuntimeError(f"docs/results/{name}.json has no block-dim sweep or no streamed row")
@@ -505,7 +507,8 @@ def processes_block(names, vendor):
     dims = sorted({dim for _, dim in xt_medians})
     fmt = make_results.format_ms
     return "\n".join([
-        f"Over {len(names)} benchmark processes of this measurement "
+        f"Over {len(names)} benchmark processes of this measurement, on {devices} "
+        f"device{'s' if devices > 1 else ''} "
         f"({', '.join(f'`docs/results/{name}.json`' for name in names)}), cuBLASXt at its best "
         f"block dim ({', '.join(str(dim) for dim in dims)}) took a median of "
         f"{fmt(min(m for m, _ in xt_medians))} to {fmt(max(m for m, _ in xt_medians))} ms, and its "

@@ -102,7 +102,8 @@ std::vector<Kernel> step_kernels() {
                           step08::choose_config(m, n, k, step08::occupancy(), scope));
          })});
     for (const step08::TileShape tile :
-         {step08::TileShape::t64x64, step08::TileShape::t16x128, step08::TileShape::t128x16}) {
+         {step08::TileShape::t256x128, step08::TileShape::t64x128, step08::TileShape::t64x64,
+          step08::TileShape::t16x128, step08::TileShape::t128x32, step08::TileShape::t128x16}) {
         kernels.push_back({"08", step08::tile_name(tile),
                            Launch([tile](const float* a, const float* b, float* c, int m, int n,
                                          int k, hipStream_t s) {

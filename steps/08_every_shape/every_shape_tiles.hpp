@@ -1,7 +1,7 @@
 /// \file
-/// \brief Step 08's block tiles, named, sized and rated in one table: step 06's two, a smaller
-/// square one, two thin ones and the one-column tile. Plain host code, no HIP, tested on every
-/// build.
+/// \brief Step 08's block tiles, named, sized and rated in one table: step 06's two, a tall one,
+/// two smaller ones, three thin ones and the one-column tile. Plain host code, no HIP, tested on
+/// every build.
 #pragma once
 
 #include <cstddef>
@@ -12,14 +12,18 @@
 
 namespace step08 {
 
-/// The block tiles this step launches: three square ones for C of every shape, two thin ones for
-/// a C of a few rows or a few columns, where a square tile would mostly multiply padding, and a
-/// dot-product tile for a C of one column, where reading A once is the whole cost.
+/// The block tiles this step launches: big and smaller ones for C of every shape (256 x 128 for a
+/// C of about 128 columns, 64 x 128 for one of about 64 rows), thin ones for a C of a few rows or
+/// a few columns, where a square tile would mostly multiply padding, and a dot-product tile for a
+/// C of one column, where reading A once is the whole cost.
 enum class TileShape {
     t128x256,  ///< step 06's: 8 warps of 32 x 128, 8 x 16 per thread
+    t256x128,  ///< 8 warps of 32 x 128 one above the other, 8 x 16 per thread
     t128x128,  ///< step 06's: 4 warps of 32 x 128, 8 x 16 per thread
+    t64x128,   ///< 4 warps of 32 x 64, 8 x 8 per thread
     t64x64,    ///< 2 warps of 32 x 64, 8 x 8 per thread
     t16x128,   ///< 2 warps side by side, 16 x 64 each, 4 x 8 per thread
+    t128x32,   ///< 2 warps one above the other, 64 x 32 each, 8 x 8 per thread
     t128x16,   ///< 2 warps one above the other, 64 x 16 each, 8 x 4 per thread
     t8x4,      ///< 8 groups of 32 threads, each group one row's dot products
 };
@@ -39,9 +43,12 @@ struct TileShapeRow {
 /// instead (see estimate()).
 constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x256, "128x256", 128, 256, 1.0},
+    {TileShape::t256x128, "256x128", 256, 128, 0.95},
     {TileShape::t128x128, "128x128", 128, 128, 0.93},
+    {TileShape::t64x128, "64x128", 64, 128, 0.85},
     {TileShape::t64x64, "64x64", 64, 64, 0.80},
     {TileShape::t16x128, "16x128", 16, 128, 0.50},
+    {TileShape::t128x32, "128x32", 128, 32, 0.75},
     {TileShape::t128x16, "128x16", 128, 16, 0.50},
     {TileShape::t8x4, "8x4", 8, 4, 1.0},
 };

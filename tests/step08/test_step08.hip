@@ -34,12 +34,15 @@ KernelUnderTest with(const Config& config) {
 // path on padded copies.
 std::vector<KernelUnderTest> step08_kernels() {
     return {with({TileShape::t128x256, 1, Packing::on}),
+            with({TileShape::t256x128, 1, Packing::off}),
+            with({TileShape::t64x128, 3, Packing::on}),
             with({TileShape::t64x64, 1, Packing::off}),
             with({TileShape::t64x64, 16, Packing::off}),
             with({TileShape::t64x64, 3, Packing::on}),
             with({TileShape::t64x64, 1, Packing::on, 7}),
             with({TileShape::t16x128, 1, Packing::off}),
             with({TileShape::t16x128, 8, Packing::off}),
+            with({TileShape::t128x32, 8, Packing::off}),
             with({TileShape::t128x16, 1, Packing::off}),
             with({TileShape::t128x16, 4, Packing::on}),
             with({TileShape::t16x128, 1, Packing::off, 5}),
@@ -97,9 +100,12 @@ TEST(Step08Occupancy, MatchesTheDevice) {
     EXPECT_GE(blocks(TileShape::t128x256), 1);
     // Fewer threads per block: at least as many blocks fit.
     EXPECT_GE(blocks(TileShape::t128x128), blocks(TileShape::t128x256));
-    EXPECT_GE(blocks(TileShape::t64x64), blocks(TileShape::t128x128));
+    EXPECT_GE(blocks(TileShape::t256x128), 1);
+    EXPECT_GE(blocks(TileShape::t64x128), blocks(TileShape::t128x128));
+    EXPECT_GE(blocks(TileShape::t64x64), blocks(TileShape::t64x128));
     // The thin tiles have as many threads as a 64 x 64 block and fewer sums per thread.
     EXPECT_GE(blocks(TileShape::t16x128), blocks(TileShape::t128x256));
-    EXPECT_GE(blocks(TileShape::t128x16), blocks(TileShape::t128x256));
+    EXPECT_GE(blocks(TileShape::t128x32), blocks(TileShape::t128x256));
+    EXPECT_GE(blocks(TileShape::t128x16), blocks(TileShape::t128x32));
     EXPECT_GE(blocks(TileShape::t8x4), 1);
 }

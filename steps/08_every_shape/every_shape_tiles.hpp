@@ -60,7 +60,7 @@ step06::TileSize tile_size(TileShape tile);
 /// The tile's name: "128x256", "64x64", "16x128"...
 const char* tile_name(TileShape tile);
 
-/// Every tile's name, as a list in words: "128x256, 128x128, 64x64, 16x128, 128x16 or 8x4".
+/// Every tile's name, as a list in words: "128x256, 256x128, ..., 128x16 or 8x4".
 std::string tile_choices();
 
 /// The tile called `text`. Throws std::invalid_argument naming the accepted names when there is

@@ -63,8 +63,8 @@ TEST(Step08Names, RoundTripAndRead) {
 
 TEST(Step08Names, UnknownTileNamesTheAllowedOnes) {
     EXPECT_EQ(message_of([] { step08::parse_tile_shape("128x64"); }),
-              "'128x64' is not a tile shape of step 08; choose 128x256, 128x128, 64x64, 16x128, "
-              "128x16 or 8x4");
+              "'128x64' is not a tile shape of step 08; choose 128x256, 256x128, 128x128, 64x128, "
+              "64x64, 16x128, 128x32, 128x16 or 8x4");
     EXPECT_THROW(step08::parse_tile_shape(""), std::invalid_argument);
 }
 
@@ -135,7 +135,7 @@ TEST(Step08Estimate, ALastPartialRoundCostsMoreThanItsShare) {
     // One multiprocessor with two 128 x 128 slots, 7 blocks of 128 x 128 x 16: three full rounds
     // of two blocks, then one block alone, which runs at sqrt(1 / 2) of a full round's speed per
     // block: 6 + 1 / sqrt(0.5) = 7.41 blocks' work at the 128 x 128 tile's speed.
-    const Occupancy one{1, {1, 2, 6}};
+    const Occupancy one{1, {1, 1, 2, 3, 6}};  // in the order of TileShape
     const double block_work = 128.0 * 128.0 * 16.0;
     const step08::Estimate seven =
         step08::estimate(7 * 128, 128, 16, {TileShape::t128x128, 1}, one);

@@ -17,10 +17,12 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step06_warp_tiles",
+    /*program=*/"step06_warp_tiles",
+    /*summary=*/
     "Step 06: block, warp and thread tiles. Each block computes a 128 x 256 or 128 x 128 tile of "
     "C, each warp a 32 x 128 part of it and each thread 8 x 16 values from registers, while the "
     "next K-slice of A and B arrives in the second shared-memory buffer.",
+    /*worked_example=*/
     "A (2 x 32) times B (32 x 2) in float through one 128 x 128 block tile, K in two slices of 16",
     /*default_size=*/2048,
     /*default_iterations=*/10,
@@ -67,7 +69,6 @@ int main(int argc, char** argv) {
             forced = tutorial::parse_option(
                 "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
         }
-        tutorial::select_device(options.devices.front());
     };
     const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
@@ -88,5 +89,5 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

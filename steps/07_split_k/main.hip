@@ -21,10 +21,12 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step07_split_k",
+    /*program=*/"step07_split_k",
+    /*summary=*/
     "Step 07: split-K and stream-K. Where C has fewer tiles than the GPU has slots, K is split "
     "into ranges whose partial tiles are added in a fixed order; where the last wave of tiles "
     "would run half empty, stream-K shares its K-slices out among one block per slot.",
+    /*worked_example=*/
     "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
     "are added in a fixed order",
     /*default_size=*/1024,
@@ -116,7 +118,6 @@ int main(int argc, char** argv) {
     Request request;
     const auto prepare = [&](const tutorial::Options& options) {
         request = parse_request(options);
-        tutorial::select_device(options.devices.front());
     };
     const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
@@ -128,5 +129,5 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

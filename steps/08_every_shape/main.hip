@@ -21,10 +21,12 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step08_every_shape",
+    /*program=*/"step08_every_shape",
+    /*summary=*/
     "Step 08: every shape. Six block tiles (two thin ones and one for a single column), split-K, "
     "stream-K and packing, with a rule that picks the configuration for each shape from the "
     "waves of blocks it gives on this GPU.",
+    /*worked_example=*/
     "A (3 x 6) times B (6 x 3) in float, packed: A's rows padded to 8 floats, B's to 4",
     /*default_size=*/1024,
     /*default_iterations=*/10,
@@ -145,7 +147,6 @@ int main(int argc, char** argv) {
     Request request;
     const auto prepare = [&](const tutorial::Options& options) {
         request = parse_request(options);
-        tutorial::select_device(options.devices.front());
     };
     const auto general = [&](const tutorial::Options& options) {
         // [general multiply]
@@ -157,5 +158,5 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
 }

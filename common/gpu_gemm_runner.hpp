@@ -43,6 +43,14 @@ Matrix<T> multiply_on_device(const Matrix<T>& a, const Matrix<T>& b,
     return c;
 }
 
+/// A worked example on the device: C = A·B with `launch` (multiply_on_device()), printed and
+/// checked by report_worked_example() under `title`. Returns its exit code.
+template <typename T>
+int worked_example_on_device(const Options& options, const std::string& title, const Matrix<T>& a,
+                             const Matrix<T>& b, const GemmLauncher<T>& launch) {
+    return report_worked_example(options, title, a, b, multiply_on_device(a, b, launch));
+}
+
 /// Which step and kernel a run reports.
 struct GpuRunInfo {
     std::string step;     ///< "02", "03", ...

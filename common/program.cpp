@@ -37,7 +37,7 @@ int run_step(int argc, char** argv, const StepDescription& step,
                   << " --help' for the options.\n";
         return kExitBadUsage;
     }
-    return exit_code_of(step.program, [&] {
+    return exit_code_of(step.program, [&]() -> int {
         try {
             return body(options);
         } catch (const std::bad_alloc&) {

@@ -34,6 +34,7 @@
 #include "common/gpu_gemm_runner.hpp"
 #include "common/gpu_timer.hpp"
 #include "common/hip_handles.hpp"
+#include "common/program.hpp"
 #include "common/report.hpp"
 #include "common/vendor_blas.hpp"
 #include "common/verify.hpp"
@@ -425,13 +426,5 @@ int main(int argc, char** argv) {
         std::cerr << "gemm_benchmark: " << error.what() << "\n";
         return tutorial::kExitBadUsage;
     }
-    try {
-        return run(settings);
-    } catch (const tutorial::UsageError& error) {
-        std::cerr << "gemm_benchmark: " << error.what() << "\n";
-        return tutorial::kExitBadUsage;
-    } catch (const tutorial::RuntimeFailure& error) {
-        std::cerr << "gemm_benchmark: " << error.what() << "\n";
-        return tutorial::kExitRuntimeFailure;
-    }
+    return tutorial::exit_code_of("gemm_benchmark", [&] { return run(settings); });
 }

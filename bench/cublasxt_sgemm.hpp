@@ -7,15 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "common/blas_library.hpp"
+
 namespace bench {
 
 /// Row-major single-precision C = A·B for matrices in host memory, spread by the library over the
 /// devices it was made for. The call blocks until C is back in host memory.
-class HostBlas {
+class HostBlas : public tutorial::BlasLibrary {
   public:
-    virtual ~HostBlas() = default;
-    /// The library, its version and its devices, e.g. "cuBLASXt 13.1 SGEMM on devices 0, 1".
-    virtual std::string name() const = 0;
     /// The edge of the square blocks the library cuts the matrices into, each a unit of work on a
     /// device; cuBLASXt's default is 1024. Larger blocks buy more flops per byte copied and take
     /// more device memory.

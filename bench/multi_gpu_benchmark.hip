@@ -43,6 +43,7 @@
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
+#include "common/program.hpp"
 #include "common/vendor_blas.hpp"
 #include "host_memory.hpp"
 
@@ -241,16 +242,6 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : tutorial::kExitBadUsage;
     }
-    try {
-        return bench::multi_gpu::run(settings);
-    } catch (const tutorial::UsageError& error) {
-        std::cerr << "multi_gpu_benchmark: " << error.what() << "\n";
-        return tutorial::kExitBadUsage;
-    } catch (const std::invalid_argument& error) {
-        std::cerr << "multi_gpu_benchmark: " << error.what() << "\n";
-        return tutorial::kExitBadUsage;
-    } catch (const tutorial::RuntimeFailure& error) {
-        std::cerr << "multi_gpu_benchmark: " << error.what() << "\n";
-        return tutorial::kExitRuntimeFailure;
-    }
+    return tutorial::exit_code_of("multi_gpu_benchmark",
+                                  [&] { return bench::multi_gpu::run(settings); });
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -126,6 +127,19 @@ auto parse_option(const std::string& option, Parse parse, const std::string& als
     } catch (const std::invalid_argument& error) {
         throw UsageError(option + ": " + error.what() + also);
     }
+}
+
+/// The value of a step's own option `option` that may say "auto": nothing for auto, otherwise
+/// `parse(text)` through parse_option(), so bad text is a UsageError naming the option, with
+/// " (or auto)" after the accepted values.
+template <class Parse>
+auto parse_unless_auto(const Options& options, const std::string& option, Parse parse)
+    -> std::optional<decltype(parse(std::string()))> {
+    const std::string& text = options.extra.at(option);
+    if (text == "auto")
+        return std::nullopt;
+    return parse_option(
+        option, [&] { return parse(text); }, " (or auto)");
 }
 
 /// The help text, exactly as `--help` prints it.

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/gpu_timer.hpp"
 #include "common/hip_handles.hpp"
@@ -72,6 +73,16 @@ int run_gpu_gemm(const Options& options, const GpuRunInfo& info,
     std::memcpy(c.data(), host_c.get(), c.bytes());
 
     return report_general_multiply(options, report, a, b, c);
+}
+
+int run_gpu_step_flow(int argc, char** argv, const StepDescription& step, const StepFlow& flow) {
+    StepFlow gpu_flow = flow;
+    gpu_flow.prepare = [&flow](const Options& options) {
+        if (flow.prepare)
+            flow.prepare(options);
+        select_device(options.devices.front());
+    };
+    return run_step_flow(argc, argv, step, gpu_flow);
 }
 
 }  // namespace tutorial

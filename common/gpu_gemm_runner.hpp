@@ -7,11 +7,13 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 
 #include "common/command_line.hpp"
 #include "common/device_buffer.hpp"
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
+#include "common/program.hpp"
 
 namespace tutorial {
 
@@ -41,6 +43,14 @@ Matrix<T> multiply_on_device(const Matrix<T>& a, const Matrix<T>& b,
     return c;
 }
 
+/// A worked example on the device: C = A·B with `launch` (multiply_on_device()), printed and
+/// checked by report_worked_example() under `title`. Returns its exit code.
+template <typename T>
+int worked_example_on_device(const Options& options, const std::string& title, const Matrix<T>& a,
+                             const Matrix<T>& b, const GemmLauncher<T>& launch) {
+    return report_worked_example(options, title, a, b, multiply_on_device(a, b, launch));
+}
+
 /// Which step and kernel a run reports.
 struct GpuRunInfo {
     std::string step;     ///< "02", "03", ...
@@ -52,5 +62,21 @@ struct GpuRunInfo {
 /// memory), each with events, warm-up first, median of --iterations; verifies C; prints the report
 /// and the RESULT line. Returns kExitVerified or kExitVerificationFailed.
 int run_gpu_gemm(const Options& options, const GpuRunInfo& info, const GemmLauncher<float>& launch);
+
+/// run_step_flow() for a GPU step: after `flow.prepare` (the step's own options, if any) it
+/// selects the device of --device, so that bad usage and a missing GPU (exit code 3, a plain
+/// message) stop the program before any work.
+int run_gpu_step_flow(int argc, char** argv, const StepDescription& step, const StepFlow& flow);
+
+/// run_gpu_step_flow() for a step that reads its own options into a request first: `parse(options)`
+/// returns it, before the device is selected; the general multiply is `general(request, options)`.
+template <class Parse, class General>
+int run_gpu_step_flow(int argc, char** argv, const StepDescription& step, Parse parse,
+                      const std::function<int(const Options&)>& example, General general) {
+    std::invoke_result_t<Parse, const Options&> request{};
+    return run_gpu_step_flow(argc, argv, step,
+                             {[&](const Options& options) { request = parse(options); }, example,
+                              [&](const Options& options) { return general(request, options); }});
+}
 
 }  // namespace tutorial

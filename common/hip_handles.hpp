@@ -10,54 +10,52 @@
 
 namespace tutorial {
 
-/// A stream on the current device, destroyed with its owner.
-class Stream {
+/// The ownership that Stream and Event share: one HIP handle, released with `kDestroy` when its
+/// owner goes; movable, not copyable. The derived class creates the handle.
+template <class Handle, hipError_t (*kDestroy)(Handle)>
+class UniqueHandle {
   public:
-    Stream() { HIP_CHECK(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking)); }
-    ~Stream() {
-        if (stream_ != nullptr)
-            (void)hipStreamDestroy(stream_);
+    UniqueHandle() = default;
+    ~UniqueHandle() {
+        if (handle_ != nullptr)
+            (void)kDestroy(handle_);
     }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-    Stream& operator=(Stream&&) = delete;
+    UniqueHandle(const UniqueHandle&) = delete;
+    UniqueHandle& operator=(const UniqueHandle&) = delete;
+    UniqueHandle(UniqueHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+    UniqueHandle& operator=(UniqueHandle&&) = delete;
 
-    hipStream_t get() const { return stream_; }
-    void synchronize() const { HIP_CHECK(hipStreamSynchronize(stream_)); }
+    /// The handle, for HIP calls.
+    Handle get() const { return handle_; }
 
-  private:
-    hipStream_t stream_ = nullptr;
+  protected:
+    Handle handle_ = nullptr;  ///< null once moved from, or when creating it failed
+};
+
+/// A stream on the current device, destroyed with its owner.
+class Stream : public UniqueHandle<hipStream_t, hipStreamDestroy> {
+  public:
+    Stream() { HIP_CHECK(hipStreamCreateWithFlags(&handle_, hipStreamNonBlocking)); }
+
+    void synchronize() const { HIP_CHECK(hipStreamSynchronize(handle_)); }
 };
 
 /// An event on the current device, destroyed with its owner.
-class Event {
+class Event : public UniqueHandle<hipEvent_t, hipEventDestroy> {
   public:
     explicit Event(unsigned int flags = hipEventDefault) {
-        HIP_CHECK(hipEventCreateWithFlags(&event_, flags));
+        HIP_CHECK(hipEventCreateWithFlags(&handle_, flags));
     }
-    ~Event() {
-        if (event_ != nullptr)
-            (void)hipEventDestroy(event_);
-    }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-    Event& operator=(Event&&) = delete;
 
-    hipEvent_t get() const { return event_; }
-    void record(hipStream_t stream) const { HIP_CHECK(hipEventRecord(event_, stream)); }
-    void synchronize() const { HIP_CHECK(hipEventSynchronize(event_)); }
+    void record(hipStream_t stream) const { HIP_CHECK(hipEventRecord(handle_, stream)); }
+    void synchronize() const { HIP_CHECK(hipEventSynchronize(handle_)); }
 
     /// Milliseconds from `start` to this event; both must have completed.
     float milliseconds_since(const Event& start) const {
         float ms = 0.0f;
-        HIP_CHECK(hipEventElapsedTime(&ms, start.event_, event_));
+        HIP_CHECK(hipEventElapsedTime(&ms, start.get(), handle_));
         return ms;
     }
-
-  private:
-    hipEvent_t event_ = nullptr;
 };
 
 }  // namespace tutorial

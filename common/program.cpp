@@ -8,6 +8,22 @@
 
 namespace tutorial {
 
+int exit_code_of(const std::string& program, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const UsageError& error) {
+        std::cerr << program << ": " << error.what() << '\n';
+        return kExitBadUsage;
+    } catch (const std::invalid_argument& error) {
+        // A library entry point refusing its arguments: the values came from the command line.
+        std::cerr << program << ": " << error.what() << '\n';
+        return kExitBadUsage;
+    } catch (const RuntimeFailure& error) {
+        std::cerr << program << ": " << error.what() << '\n';
+        return kExitRuntimeFailure;
+    }
+}
+
 int run_step(int argc, char** argv, const StepDescription& step,
              const std::function<int(const Options&)>& body) {
     Options options;
@@ -21,23 +37,15 @@ int run_step(int argc, char** argv, const StepDescription& step,
                   << " --help' for the options.\n";
         return kExitBadUsage;
     }
-    try {
-        return body(options);
-    } catch (const UsageError& error) {
-        std::cerr << step.program << ": " << error.what() << '\n';
-        return kExitBadUsage;
-    } catch (const std::invalid_argument& error) {
-        // A library entry point refusing its arguments: the values came from the command line.
-        std::cerr << step.program << ": " << error.what() << '\n';
-        return kExitBadUsage;
-    } catch (const RuntimeFailure& error) {
-        std::cerr << step.program << ": " << error.what() << '\n';
-        return kExitRuntimeFailure;
-    } catch (const std::bad_alloc&) {
-        std::cerr << step.program << ": out of host memory for " << options.m << " x " << options.n
-                  << " x " << options.k << "; try smaller sizes\n";
-        return kExitRuntimeFailure;
-    }
+    return exit_code_of(step.program, [&]() -> int {
+        try {
+            return body(options);
+        } catch (const std::bad_alloc&) {
+            std::cerr << step.program << ": out of host memory for " << options.m << " x "
+                      << options.n << " x " << options.k << "; try smaller sizes\n";
+            return kExitRuntimeFailure;
+        }
+    });
 }
 
 int report_general_multiply(const Options& options, RunReport report, const Matrix<float>& a,

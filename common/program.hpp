@@ -18,6 +18,12 @@
 
 namespace tutorial {
 
+/// Runs `body` and turns the failures that every program of the tutorial reports alike into an exit
+/// code, with "program: message" on stderr: a UsageError, or a std::invalid_argument (a library
+/// entry point refusing values that came from the command line), returns kExitBadUsage; a
+/// RuntimeFailure returns kExitRuntimeFailure. Otherwise returns what `body` returns.
+int exit_code_of(const std::string& program, const std::function<int()>& body);
+
 /// Parses the command line, runs `body`, and turns what can go wrong into an exit code with a
 /// message on stderr: --help prints the help and returns 0, a UsageError returns 2, a
 /// RuntimeFailure or an exhausted host allocation returns 3. `body` returns 0 when the result was

@@ -7,14 +7,13 @@
 #include <memory>
 #include <string>
 
+#include "common/blas_library.hpp"
+
 namespace tutorial {
 
 /// Row-major single-precision C = A·B through the platform's BLAS library.
-class VendorBlas {
+class VendorBlas : public BlasLibrary {
   public:
-    virtual ~VendorBlas() = default;
-    /// The library and its settings, e.g. "cuBLAS 13.0 SGEMM (FP32, TF32 off)".
-    virtual std::string name() const = 0;
     virtual void sgemm(const float* a, const float* b, float* c, int m, int n, int k,
                        hipStream_t stream) = 0;
 };

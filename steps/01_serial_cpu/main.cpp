@@ -11,9 +11,9 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step01_serial_cpu",
-    "Step 01: matrix multiplication on the CPU with the serial triple loop.",
-    "A (3x2) = {{1,4},{2,5},{3,6}} times B (2x3) = {{7,8,9},{10,11,12}}",
+    /*program=*/"step01_serial_cpu",
+    /*summary=*/"Step 01: matrix multiplication on the CPU with the serial triple loop.",
+    /*worked_example=*/"A (3x2) = {{1,4},{2,5},{3,6}} times B (2x3) = {{7,8,9},{10,11,12}}",
     /*default_size=*/512,
     /*default_iterations=*/3,
 };

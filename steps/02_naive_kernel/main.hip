@@ -15,8 +15,10 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step02_naive_kernel",
+    /*program=*/"step02_naive_kernel",
+    /*summary=*/
     "Step 02: matrix multiplication on the GPU with the naive kernel, one thread per element of C.",
+    /*worked_example=*/
     "A (3x2) = {{1,4},{2,5},{3,6}} times B (2x3) = {{7,8,9},{10,11,12}}, on the GPU",
     /*default_size=*/1024,
     /*default_iterations=*/10,
@@ -42,10 +44,6 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // select_device() fails, with exit code 3 and a plain message, when there is no GPU to run on.
-    const auto prepare = [](const tutorial::Options& options) {
-        tutorial::select_device(options.devices.front());
-    };
     const auto general = [](const tutorial::Options& options) {
         // [general multiply]
         return tutorial::run_gpu_gemm(
@@ -55,5 +53,5 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {{}, run_worked_example, general});
 }

@@ -15,9 +15,11 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step03_tiled_2x2",
+    /*program=*/"step03_tiled_2x2",
+    /*summary=*/
     "Step 03: tiled matrix multiplication, 2 x 2 tiles of A and B in shared memory, two barriers "
     "per tile.",
+    /*worked_example=*/
     "A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}} (4 x 4), multiplied in 2 x 2 tiles",
     /*default_size=*/512,
     /*default_iterations=*/10,
@@ -38,11 +40,8 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const auto prepare = [](const tutorial::Options& options) {
-        tutorial::select_device(options.devices.front());
-    };
     const auto general = [](const tutorial::Options& options) {
         return tutorial::run_gpu_gemm(options, {"03", "tiled2"}, step03::gemm<float>);
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {{}, run_worked_example, general});
 }

@@ -16,8 +16,10 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step04_tiled_16x16",
+    /*program=*/"step04_tiled_16x16",
+    /*summary=*/
     "Step 04: tiled matrix multiplication on the GPU, with kTile x kTile tiles in shared memory.",
+    /*worked_example=*/
     "the 4x4 product of step 03, A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}}, on one tile",
     /*default_size=*/1024,
     /*default_iterations=*/10,
@@ -48,10 +50,6 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // The device is chosen first, so a machine without a GPU stops there with a clear message.
-    const auto prepare = [](const tutorial::Options& options) {
-        tutorial::select_device(options.devices.front());
-    };
     const auto general = [](const tutorial::Options& options) {
         const int tile = options.block;
         return tutorial::run_gpu_gemm(
@@ -59,5 +57,5 @@ int main(int argc, char** argv) {
             [tile](const float* a, const float* b, float* c, int m, int n, int k,
                    hipStream_t stream) { step04::gemm(a, b, c, m, n, k, stream, tile); });
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {{}, run_worked_example, general});
 }

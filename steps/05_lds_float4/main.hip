@@ -17,11 +17,13 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step05_lds_float4",
+    /*program=*/"step05_lds_float4",
+    /*summary=*/
     "Step 05: shared memory (LDS), float4 loads and register blocking. The general multiply runs "
     "the "
     "four variants seed, lds_ab, reg8x8 and reg8x8_db one after another, each with its own RESULT "
     "line, and exits with the worst of their results.",
+    /*worked_example=*/
     "A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}} in float with the reg8x8_db variant",
     /*default_size=*/2048,
     /*default_iterations=*/10,
@@ -49,9 +51,6 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const auto prepare = [](const tutorial::Options& options) {
-        tutorial::select_device(options.devices.front());
-    };
     const auto general = [](const tutorial::Options& options) {
         // [all variants]
         int worst = tutorial::kExitVerified;
@@ -66,5 +65,5 @@ int main(int argc, char** argv) {
         return worst;
         // [all variants]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, {{}, run_worked_example, general});
 }

@@ -13,14 +13,17 @@
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "warp_tiled_gemm.hpp"
+#include "worked_example.hpp"
 
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step06_warp_tiles",
+    /*program=*/"step06_warp_tiles",
+    /*summary=*/
     "Step 06: block, warp and thread tiles. Each block computes a 128 x 256 or 128 x 128 tile of "
     "C, each warp a 32 x 128 part of it and each thread 8 x 16 values from registers, while the "
     "next K-slice of A and B arrives in the second shared-memory buffer.",
+    /*worked_example=*/
     "A (2 x 32) times B (32 x 2) in float through one 128 x 128 block tile, K in two slices of 16",
     /*default_size=*/2048,
     /*default_iterations=*/10,
@@ -36,14 +39,9 @@ const tutorial::StepDescription kStep{
 
 int run_worked_example(const tutorial::Options& options) {
     // [worked example]
-    // Row 0 of A is all ones, row 1 counts 1..32; column 0 of B is all ones, column 1 counts 1..32.
-    tutorial::Matrix<float> a(2, 32), b(32, 2);
-    for (int p = 0; p < 32; ++p) {
-        a(0, p) = 1.0f;
-        a(1, p) = static_cast<float>(p + 1);
-        b(p, 0) = 1.0f;
-        b(p, 1) = static_cast<float>(p + 1);
-    }
+    const step06::WorkedOperands operands = step06::worked_operands();
+    const tutorial::Matrix<float>& a = operands.a;
+    const tutorial::Matrix<float>& b = operands.b;
     const tutorial::Matrix<float> c = tutorial::multiply_on_device<float>(
         a, b,
         [](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
@@ -60,16 +58,8 @@ int run_worked_example(const tutorial::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::optional<step06::TileShape> forced;  // what --tile asks for, none for auto
-    const auto prepare = [&](const tutorial::Options& options) {
-        const std::string& tile = options.extra.at("--tile");
-        if (tile != "auto") {
-            forced = tutorial::parse_option(
-                "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
-        }
-        tutorial::select_device(options.devices.front());
-    };
-    const auto general = [&](const tutorial::Options& options) {
+    const auto general = [](const std::optional<step06::TileShape>& forced,
+                            const tutorial::Options& options) {
         // [general multiply]
         const step06::Occupancy occupancy = step06::occupancy();
         const step06::TileShape tile =
@@ -88,5 +78,9 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    // --tile: the tile it forces, nothing for auto; read before any GPU is looked for.
+    const auto parse_tile = [](const tutorial::Options& options) {
+        return tutorial::parse_unless_auto(options, "--tile", step06::parse_tile_shape);
+    };
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, parse_tile, run_worked_example, general);
 }

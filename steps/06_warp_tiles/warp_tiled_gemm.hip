@@ -52,6 +52,11 @@ void check_sizes(const char* step, int m, int n, int k) {
     }
 }
 
+bool nothing_to_compute(const char* step, int m, int n, int k) {
+    check_sizes(step, m, n, k);
+    return m == 0 || n == 0;
+}
+
 bool float4_ready(const float* a, const float* b, const float* c, int n, int k) {
     return n % 4 == 0 && k % 4 == 0 && tutorial::aligned_16(a) && tutorial::aligned_16(b) &&
            tutorial::aligned_16(c);
@@ -77,9 +82,8 @@ Occupancy occupancy() {
 // [gemm]
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
           TileShape tile) {
-    check_sizes("step06::gemm", m, n, k);
-    if (m == 0 || n == 0)
-        return;  // C is empty: nothing to launch
+    if (nothing_to_compute("step06::gemm", m, n, k))
+        return;
     const bool vectorized = float4_ready(a, b, c, n, k);
     with_tiling(tile, [&](auto tiling) {
         using Tiling = decltype(tiling);

@@ -31,6 +31,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
 /// is negative. Steps 07 and 08 check their sizes with it too.
 void check_sizes(const char* step, int m, int n, int k);
 
+/// check_sizes(), then whether C is empty (m or n is 0), when a gemm has nothing to launch: the
+/// start of every entry point of steps 06 to 08.
+bool nothing_to_compute(const char* step, int m, int n, int k);
+
 /// Whether the kernels may read A and B and write C with float4: n and k multiples of 4 and all
 /// three pointers 16-byte aligned, so that every row starts on a 16-byte boundary.
 bool float4_ready(const float* a, const float* b, const float* c, int n, int k);

@@ -14,17 +14,21 @@
 #include "common/gpu_gemm_runner.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
+#include "config_launcher.hpp"
 #include "split_k_gemm.hpp"
 #include "split_request.hpp"
 #include "warp_tiled_gemm.hpp"
+#include "worked_example.hpp"
 
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step07_split_k",
+    /*program=*/"step07_split_k",
+    /*summary=*/
     "Step 07: split-K and stream-K. Where C has fewer tiles than the GPU has slots, K is split "
     "into ranges whose partial tiles are added in a fixed order; where the last wave of tiles "
     "would run half empty, stream-K shares its K-slices out among one block per slot.",
+    /*worked_example=*/
     "A (2 x 32) times B (32 x 2) in float, K split into two ranges of 16 whose partial products "
     "are added in a fixed order",
     /*default_size=*/1024,
@@ -33,12 +37,9 @@ const tutorial::StepDescription kStep{
     /*block_help=*/"",
     /*multi_device=*/false,
     /*extra_options=*/
-    {{"--tile", "step 06's block tile: auto (the choice's), " + step06::tile_choices(), "auto"},
-     {"--splits", "ranges K is split into: auto (the choice's) or 1 to 64", "auto"},
-     {"--stream-k",
-      "blocks that share out the last, partial wave of tiles: auto (the choice's), 0 (no "
-      "stream-K) or 1 to 1024",
-      "auto"}},
+    step07::split_options(
+        {"--tile", "step 06's block tile: auto (the choice's), " + step06::tile_choices(), "auto"},
+        "the choice's"),
 };
 
 // What --tile, --splits and --stream-k force; nothing where they say auto. Bad text is refused
@@ -50,11 +51,7 @@ struct Request {
 
 Request parse_request(const tutorial::Options& options) {
     Request request;
-    const std::string& tile = options.extra.at("--tile");
-    if (tile != "auto") {
-        request.tile = tutorial::parse_option(
-            "--tile", [&] { return step06::parse_tile_shape(tile); }, " (or auto)");
-    }
+    request.tile = tutorial::parse_unless_auto(options, "--tile", step06::parse_tile_shape);
     request.split = step07::parse_split_request(options);
     return request;
 }
@@ -86,47 +83,28 @@ step07::Config resolve(const Request& request, const tutorial::Options& options)
 }
 // [choice]
 
+// The general multiply: the configuration for its sizes, run and reported.
+int run_general(const Request& request, const tutorial::Options& options) {
+    return step07::run_config(options, "07", resolve(request, options));
+}
+
 int run_worked_example(const tutorial::Options& options) {
     // [worked example]
-    // Row 0 of A is all ones, row 1 counts 1..32; column 0 of B is all ones, column 1 counts 1..32.
-    tutorial::Matrix<float> a(2, 32), b(32, 2);
-    for (int p = 0; p < 32; ++p) {
-        a(0, p) = 1.0f;
-        a(1, p) = static_cast<float>(p + 1);
-        b(p, 0) = 1.0f;
-        b(p, 1) = static_cast<float>(p + 1);
-    }
+    const step06::WorkedOperands operands = step06::worked_operands();  // those of step 06
+    const tutorial::Matrix<float>& a = operands.a;
+    const tutorial::Matrix<float>& b = operands.b;
     const step07::Config two_ranges{step06::TileShape::t128x128, 2};
-    const tutorial::Matrix<float> c = tutorial::multiply_on_device<float>(
-        a, b,
-        [&](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
-            step07::gemm(da, db, dc, m, n, k, stream, two_ranges);
-        });
-    // [worked example]
-    return tutorial::report_worked_example(
+    return tutorial::worked_example_on_device<float>(
         options,
         "Worked example: A (2 x 32) times B (32 x 2) in float, one 128x128 tile, K split in two "
         "ranges of 16 (columns 0-15 and 16-31 of A), partial products added in order",
-        a, b, c);
+        a, b, step07::launcher_for(two_ranges));
+    // [worked example]
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Request request;
-    const auto prepare = [&](const tutorial::Options& options) {
-        request = parse_request(options);
-        tutorial::select_device(options.devices.front());
-    };
-    const auto general = [&](const tutorial::Options& options) {
-        // [general multiply]
-        const step07::Config config = resolve(request, options);
-        return tutorial::run_gpu_gemm(
-            options, {"07", step07::config_name(config)},
-            [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
-                step07::gemm(a, b, c, m, n, k, stream, config);
-            });
-        // [general multiply]
-    };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, parse_request, run_worked_example,
+                                       run_general);
 }

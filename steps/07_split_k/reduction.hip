@@ -10,17 +10,14 @@ namespace {
 // [reduce]
 __global__ void reduce_kernel(const float* __restrict__ partial, int pitch, int splits,
                               float* __restrict__ c, int m, int n) {
-    const int col = blockIdx.x * blockDim.x + threadIdx.x;
-    if (col >= n)
-        return;
     const std::size_t split_stride = static_cast<std::size_t>(m) * pitch;
-    for (int row = blockIdx.y; row < m; row += gridDim.y) {
+    for_each_row(m, n, [&](int row, int col) {
         const float* sums = partial + static_cast<std::size_t>(row) * pitch + col;
         float total = sums[0];
         for (int split = 1; split < splits; ++split)
             total += sums[split * split_stride];
         c[static_cast<std::size_t>(row) * n + col] = total;
-    }
+    });
 }
 // [reduce]
 

@@ -26,6 +26,18 @@ void launch_rows(void (*kernel)(Parameters...), int rows, int cols, hipStream_t 
     HIP_CHECK_LAUNCH();
 }
 
+/// The walk of a kernel that launch_rows() launches: calls `visit(row, col)` for this thread's
+/// column (none past `cols`) and every gridDim.y-th row from its block's, so that the grid covers
+/// every element of a rows x cols matrix once.
+template <class Visit>
+__device__ inline void for_each_row(int rows, int cols, Visit visit) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= cols)
+        return;
+    for (int row = blockIdx.y; row < rows; row += gridDim.y)
+        visit(row, col);
+}
+
 /// Queues on `stream`: C (m x n) = the sum of `splits` partial tiles, added in the order 0, 1, ...,
 /// splits - 1, so the same inputs give the same bits on every run. Split z's tile starts at
 /// partial + z m pitch and its rows are `pitch` floats apart (pitch >= n). With one split this

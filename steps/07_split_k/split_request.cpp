@@ -1,21 +1,15 @@
 #include "split_request.hpp"
 
+#include <utility>
+
 #include "choose_split.hpp"
 
 namespace step07 {
 
 SplitRequest parse_split_request(const tutorial::Options& options) {
     SplitRequest request;
-    const std::string& splits = options.extra.at("--splits");
-    const std::string& workers = options.extra.at("--stream-k");
-    if (splits != "auto") {
-        request.splits = tutorial::parse_option(
-            "--splits", [&] { return parse_splits(splits); }, " (or auto)");
-    }
-    if (workers != "auto") {
-        request.workers = tutorial::parse_option(
-            "--stream-k", [&] { return parse_workers(workers); }, " (or auto)");
-    }
+    request.splits = tutorial::parse_unless_auto(options, "--splits", parse_splits);
+    request.workers = tutorial::parse_unless_auto(options, "--stream-k", parse_workers);
     if (request.splits && request.workers) {
         tutorial::parse_option("--splits and --stream-k", [&] {
             check_config({step06::TileShape::t128x256, *request.splits, *request.workers});
@@ -23,6 +17,20 @@ SplitRequest parse_split_request(const tutorial::Options& options) {
         });
     }
     return request;
+}
+
+std::vector<tutorial::ExtraOption> split_options(tutorial::ExtraOption tile,
+                                                 const std::string& choice,
+                                                 std::vector<tutorial::ExtraOption> more) {
+    std::vector<tutorial::ExtraOption> options{
+        std::move(tile),
+        {"--splits", "ranges K is split into: auto (" + choice + ") or 1 to 64", "auto"},
+        {"--stream-k",
+         "blocks that share out the last, partial wave of tiles: auto (" + choice +
+             "), 0 (no stream-K) or 1 to 1024",
+         "auto"}};
+    options.insert(options.end(), more.begin(), more.end());
+    return options;
 }
 
 void apply(const SplitRequest& request, int& splits, int& workers) {

@@ -15,16 +15,19 @@
 #include "common/gpu_gemm_runner.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
+#include "config_launcher.hpp"
 #include "every_shape_gemm.hpp"
 #include "split_request.hpp"
 
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step08_every_shape",
+    /*program=*/"step08_every_shape",
+    /*summary=*/
     "Step 08: every shape. Six block tiles (two thin ones and one for a single column), split-K, "
     "stream-K and packing, with a rule that picks the configuration for each shape from the "
     "waves of blocks it gives on this GPU.",
+    /*worked_example=*/
     "A (3 x 6) times B (6 x 3) in float, packed: A's rows padded to 8 floats, B's to 4",
     /*default_size=*/1024,
     /*default_iterations=*/10,
@@ -32,17 +35,35 @@ const tutorial::StepDescription kStep{
     /*block_help=*/"",
     /*multi_device=*/false,
     /*extra_options=*/
-    {{"--tile", "the block tile: auto (the rule's choice), " + step08::tile_choices(), "auto"},
-     {"--splits", "ranges K is split into: auto (the rule's choice) or 1 to 64", "auto"},
-     {"--stream-k",
-      "blocks that share out the last, partial wave of tiles: auto (the rule's choice), 0 (no "
-      "stream-K) or 1 to 1024",
-      "auto"},
-     {"--pack",
-      "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
-      "multiply repays the copies), on or off",
-      "auto"}},
+    step07::split_options(
+        {"--tile", "the block tile: auto (the rule's choice), " + step08::tile_choices(), "auto"},
+        "the rule's choice",
+        {{"--pack",
+          "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
+          "multiply repays the copies), on or off",
+          "auto"}}),
 };
+
+int run_worked_example(const tutorial::Options& options) {
+    // [worked example]
+    // A counts 1..18 row by row; B is 1 on its diagonal and 2 below it, 0 above.
+    tutorial::Matrix<float> a(3, 6), b(6, 3);
+    for (int i = 0; i < 3; ++i) {
+        for (int p = 0; p < 6; ++p)
+            a(i, p) = static_cast<float>(6 * i + p + 1);
+    }
+    for (int p = 0; p < 6; ++p) {
+        for (int j = 0; j < 3; ++j)
+            b(p, j) = p == j ? 1.0f : p > j ? 2.0f : 0.0f;
+    }
+    const step08::Config packed{step08::TileShape::t64x64, 1, step08::Packing::on};
+    return tutorial::worked_example_on_device<float>(
+        options,
+        "Worked example: A (3 x 6) times B (6 x 3) in float, packed into A' (3 x 8) and B' (8 x 4) "
+        "with zeros, multiplied by one 64x64 tile into C' (3 x 4), copied into C",
+        a, b, step07::launcher_for(packed));
+    // [worked example]
+}
 
 // What --tile, --splits, --stream-k and --pack ask for; nothing where they say auto. Bad text is
 // refused here, before any GPU is looked for.
@@ -54,11 +75,7 @@ struct Request {
 
 Request parse_request(const tutorial::Options& options) {
     Request request;
-    const std::string& tile = options.extra.at("--tile");
-    if (tile != "auto") {
-        request.tile = tutorial::parse_option(
-            "--tile", [&] { return step08::parse_tile_shape(tile); }, " (or auto)");
-    }
+    request.tile = tutorial::parse_unless_auto(options, "--tile", step08::parse_tile_shape);
     request.split = step07::parse_split_request(options);
     if (request.tile && request.split.workers) {
         tutorial::parse_option("--tile and --stream-k", [&] {
@@ -113,49 +130,14 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
 }
 // [choice]
 
-int run_worked_example(const tutorial::Options& options) {
-    // [worked example]
-    // A counts 1..18 row by row; B is 1 on its diagonal and 2 below it, 0 above.
-    tutorial::Matrix<float> a(3, 6), b(6, 3);
-    for (int i = 0; i < 3; ++i) {
-        for (int p = 0; p < 6; ++p)
-            a(i, p) = static_cast<float>(6 * i + p + 1);
-    }
-    for (int p = 0; p < 6; ++p) {
-        for (int j = 0; j < 3; ++j)
-            b(p, j) = p == j ? 1.0f : p > j ? 2.0f : 0.0f;
-    }
-    const step08::Config packed{step08::TileShape::t64x64, 1, step08::Packing::on};
-    const tutorial::Matrix<float> c = tutorial::multiply_on_device<float>(
-        a, b,
-        [&](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
-            step08::gemm(da, db, dc, m, n, k, stream, packed);
-        });
-    // [worked example]
-    return tutorial::report_worked_example(
-        options,
-        "Worked example: A (3 x 6) times B (6 x 3) in float, packed into A' (3 x 8) and B' (8 x 4) "
-        "with zeros, multiplied by one 64x64 tile into C' (3 x 4), copied into C",
-        a, b, c);
+// The general multiply: the configuration for its sizes, run and reported.
+int run_general(const Request& request, const tutorial::Options& options) {
+    return step07::run_config(options, "08", resolve(request, options));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Request request;
-    const auto prepare = [&](const tutorial::Options& options) {
-        request = parse_request(options);
-        tutorial::select_device(options.devices.front());
-    };
-    const auto general = [&](const tutorial::Options& options) {
-        // [general multiply]
-        const step08::Config config = resolve(request, options);
-        return tutorial::run_gpu_gemm(
-            options, {"08", step08::config_name(config)},
-            [&](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
-                step08::gemm(a, b, c, m, n, k, stream, config);
-            });
-        // [general multiply]
-    };
-    return tutorial::run_step_flow(argc, argv, kStep, {prepare, run_worked_example, general});
+    return tutorial::run_gpu_step_flow(argc, argv, kStep, parse_request, run_worked_example,
+                                       run_general);
 }

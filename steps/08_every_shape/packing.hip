@@ -13,13 +13,10 @@ namespace {
 // Every row of `padded` starts on a 16-byte boundary when padded_cols is a multiple of 4.
 __global__ void pad_matrix(const float* __restrict__ matrix, int rows, int cols,
                            float* __restrict__ padded, int padded_rows, int padded_cols) {
-    const int col = blockIdx.x * blockDim.x + threadIdx.x;
-    if (col >= padded_cols)
-        return;
-    for (int row = blockIdx.y; row < padded_rows; row += gridDim.y) {
+    step07::for_each_row(padded_rows, padded_cols, [&](int row, int col) {
         padded[static_cast<std::size_t>(row) * padded_cols + col] =
             row < rows && col < cols ? matrix[static_cast<std::size_t>(row) * cols + col] : 0.0f;
-    }
+    });
 }
 // [pad]
 

@@ -29,10 +29,12 @@
 namespace {
 
 const tutorial::StepDescription kStep{
-    "step09_multi_gpu_stream",
+    /*program=*/"step09_multi_gpu_stream",
+    /*summary=*/
     "Step 09: C = A·B from host memory on one or more GPUs, out of core: rows of A and C in chunks "
     "shared out from a queue, B streamed through each device in column panels, copies overlapped "
     "with the multiply.",
+    /*worked_example=*/
     "A = B = {{1,2,3,4},{5,6,7,8},{1,2,3,4},{5,6,7,8}} in float, cut into 2 chunks of 2 rows and "
     "2 panels of 2 columns",
     /*default_size=*/4096,

@@ -7,6 +7,7 @@
 
 #include "common/command_line.hpp"
 #include "common/hip_check.hpp"
+#include "common/named_values.hpp"
 #include "common/rounding.hpp"
 
 namespace step09 {
@@ -58,7 +59,7 @@ using tutorial::aligned_16;
 
 // Every PanelCopy with its name on the command line, the default first.
 struct PanelCopyName {
-    PanelCopy copy;
+    PanelCopy value;
     const char* name;
 };
 constexpr PanelCopyName kPanelCopyNames[] = {{PanelCopy::first_by_kernel, "first-by-kernel"},
@@ -68,27 +69,15 @@ constexpr PanelCopyName kPanelCopyNames[] = {{PanelCopy::first_by_kernel, "first
 }  // namespace
 
 const char* panel_copy_name(PanelCopy copy) {
-    for (const PanelCopyName& entry : kPanelCopyNames) {
-        if (entry.copy == copy)
-            return entry.name;
-    }
-    throw std::invalid_argument("step09::panel_copy_name: not a PanelCopy");
+    return tutorial::name_of(kPanelCopyNames, copy);
 }
 
 std::string panel_copy_choices() {
-    std::vector<std::string> names;
-    for (const PanelCopyName& entry : kPanelCopyNames)
-        names.push_back(entry.name);
-    return tutorial::list_in_words(names);
+    return tutorial::names_in_words(kPanelCopyNames);
 }
 
 PanelCopy parse_panel_copy(const std::string& text) {
-    for (const PanelCopyName& entry : kPanelCopyNames) {
-        if (text == entry.name)
-            return entry.copy;
-    }
-    throw std::invalid_argument("'" + text + "' is not a way to copy panels; choose " +
-                                panel_copy_choices());
+    return tutorial::parse_name(kPanelCopyNames, text, "a way to copy panels");
 }
 
 const float* device_view_of_host(const float* host) {

@@ -143,31 +143,19 @@ constexpr unsigned int hipStreamNonBlocking = cudaStreamNonBlocking;
 constexpr unsigned int hipEventDefault = cudaEventDefault;
 constexpr unsigned int hipEventDisableTiming = cudaEventDisableTiming;
 
-inline hipError_t hipStreamCreate(hipStream_t* stream) {
-    return cudaStreamCreate(stream);
-}
-inline hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
-    return cudaStreamCreateWithFlags(stream, flags);
-}
-inline hipError_t hipStreamDestroy(hipStream_t stream) {
-    return cudaStreamDestroy(stream);
-}
-inline hipError_t hipStreamSynchronize(hipStream_t stream) {
-    return cudaStreamSynchronize(stream);
-}
-inline hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
-    return cudaStreamWaitEvent(stream, event, flags);
-}
+// Where HIP's signature is CUDA's, the HIP name is a reference to the CUDA function itself.
+inline constexpr hipError_t (&hipStreamCreate)(hipStream_t*) = cudaStreamCreate;
+inline constexpr hipError_t (&hipStreamCreateWithFlags)(hipStream_t*,
+                                                        unsigned int) = cudaStreamCreateWithFlags;
+inline constexpr hipError_t (&hipStreamDestroy)(hipStream_t) = cudaStreamDestroy;
+inline constexpr hipError_t (&hipStreamSynchronize)(hipStream_t) = cudaStreamSynchronize;
+inline constexpr hipError_t (&hipStreamWaitEvent)(hipStream_t, hipEvent_t,
+                                                  unsigned int) = cudaStreamWaitEvent;
 
-inline hipError_t hipEventCreate(hipEvent_t* event) {
-    return cudaEventCreate(event);
-}
-inline hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned int flags) {
-    return cudaEventCreateWithFlags(event, flags);
-}
-inline hipError_t hipEventDestroy(hipEvent_t event) {
-    return cudaEventDestroy(event);
-}
+inline constexpr hipError_t (&hipEventCreate)(hipEvent_t*) = cudaEventCreate;
+inline constexpr hipError_t (&hipEventCreateWithFlags)(hipEvent_t*,
+                                                       unsigned int) = cudaEventCreateWithFlags;
+inline constexpr hipError_t (&hipEventDestroy)(hipEvent_t) = cudaEventDestroy;
 inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = nullptr) {
     return cudaEventRecord(event, stream);
 }

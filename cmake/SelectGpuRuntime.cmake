@@ -72,37 +72,40 @@ endif()
 set(TUTORIAL_GPU_RUNTIME "${_runtime}")
 set(TUTORIAL_GPU_RUNTIME_REASON "${_why}")
 
-if(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
-    if(NOT TUTORIAL_HIPCC)
-        message(FATAL_ERROR "GPU_RUNTIME=HIP needs hipcc, which was not found. On Debian/Ubuntu: "
-                            "apt-get install hipcc libamdhip64-dev; or set ROCM_PATH.")
+# tutorial_use_gpu_compiler(<language> <compiler> <path_var> <install_advice> <targets_var>
+#                           <targets_doc> <visible_targets> <default_targets>)
+#   The HIP and CUDA routes alike: stops with <install_advice> when <compiler> was not found (its
+#   path in <path_var>), makes it CMAKE_<language>_COMPILER unless one was given, and caches the GPU
+#   targets <targets_var> unless given: those visible, otherwise the documented default.
+function(tutorial_use_gpu_compiler language compiler path_var advice targets_var targets_doc visible default)
+    if(NOT ${path_var})
+        message(FATAL_ERROR "GPU_RUNTIME=${TUTORIAL_GPU_RUNTIME} needs ${compiler}, which was not found. ${advice}")
     endif()
-    if(NOT DEFINED CMAKE_CXX_COMPILER)
-        set(CMAKE_CXX_COMPILER "${TUTORIAL_HIPCC}")
+    if(NOT DEFINED CMAKE_${language}_COMPILER)
+        set(CMAKE_${language}_COMPILER "${${path_var}}" PARENT_SCOPE)
     endif()
-    # hip-config.cmake reads GPU_TARGETS; without an AMD GPU to ask, build for a documented default.
-    if(NOT DEFINED GPU_TARGETS)
-        if(TUTORIAL_AMD_GPUS_VISIBLE)
-            set(GPU_TARGETS "${TUTORIAL_AMD_GPUS_VISIBLE}" CACHE STRING "AMD GPU targets (the visible GPUs)")
+    if(NOT DEFINED ${targets_var})
+        if(visible)
+            set(${targets_var} "${visible}" CACHE STRING "${targets_doc} (the visible GPUs)")
         else()
-            set(GPU_TARGETS "gfx90a;gfx1030" CACHE STRING "AMD GPU targets (default: no AMD GPU visible)")
+            set(${targets_var} "${default}" CACHE STRING "${targets_doc} (default: no GPU visible)")
         endif()
     endif()
+endfunction()
+
+if(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
+    # hip-config.cmake reads GPU_TARGETS; without an AMD GPU to ask, build for a documented default.
+    tutorial_use_gpu_compiler(CXX hipcc TUTORIAL_HIPCC
+        "On Debian/Ubuntu: apt-get install hipcc libamdhip64-dev; or set ROCM_PATH."
+        GPU_TARGETS "AMD GPU targets" "${TUTORIAL_AMD_GPUS_VISIBLE}" "gfx90a;gfx1030")
 elseif(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
-    if(NOT TUTORIAL_NVCC)
-        message(FATAL_ERROR "GPU_RUNTIME=CUDA needs nvcc, which was not found. Install the CUDA "
-                            "toolkit (Debian: nvidia-cuda-toolkit) or put its bin/ on PATH.")
-    endif()
-    if(NOT DEFINED CMAKE_CUDA_COMPILER)
-        set(CMAKE_CUDA_COMPILER "${TUTORIAL_NVCC}")
-    endif()
     # Architectures: the visible GPU's, otherwise Turing, Ampere and Hopper (each with PTX, so
     # newer GPUs can JIT-compile it).
-    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-        if(_nvidia_gpu_visible)
-            set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures (the visible GPU's)")
-        else()
-            set(CMAKE_CUDA_ARCHITECTURES "75;80;90" CACHE STRING "CUDA architectures (default: no NVIDIA GPU visible)")
-        endif()
+    set(_visible_architectures "")
+    if(_nvidia_gpu_visible)
+        set(_visible_architectures native)
     endif()
+    tutorial_use_gpu_compiler(CUDA nvcc TUTORIAL_NVCC
+        "Install the CUDA toolkit (Debian: nvidia-cuda-toolkit) or put its bin/ on PATH."
+        CMAKE_CUDA_ARCHITECTURES "CUDA architectures" "${_visible_architectures}" "75;80;90")
 endif()

@@ -1,6 +1,6 @@
 /// \file
-/// \brief The GPU test harness that every kernel step from step 06 on registers its kernels with:
-/// a C guarded by sentinels, misaligned pointers, exact integers, NaN rows and columns,
+/// \brief The GPU test harness that the float kernels of steps 05 to 08 register with: the worked
+/// example, a C guarded by sentinels, misaligned pointers, exact integers, NaN rows and columns,
 /// overwriting, repeatable bits and the shape suite. A step lists its kernels (KernelUnderTest)
 /// and calls TUTORIAL_KERNEL_SUITES once; the tests themselves stand here only.
 #pragma once

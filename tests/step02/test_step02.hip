@@ -103,26 +103,14 @@ TEST_P(Step02Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
     const auto [s, mapping, block_edge] = GetParam();
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 100 + s.m, -20, 20);
-    tutorial::fill_random(b, 200 + s.n, -20, 20);
-    const Matrix<int> c = multiply(mapping, a, b, garbage<int>(s.m, s.n, 300 + s.k), block_edge);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.exact);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<int>(s, launcher<int>(mapping, block_edge));
 }
 
 TEST_P(Step02Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
     const auto [s, mapping, block_edge] = GetParam();
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 400 + s.k);
-    tutorial::fill_random(b, 500 + s.m);
-    const Matrix<float> c =
-        multiply(mapping, a, b, garbage<float>(s.m, s.n, 600 + s.n), block_edge);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<float>(s, launcher<float>(mapping, block_edge));
 }
 
 // 1x1x1; K = 1; primes; a single row and a single column; sizes just below and above a multiple of

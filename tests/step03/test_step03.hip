@@ -78,26 +78,13 @@ class Step03Shapes : public testing::TestWithParam<Shape> {};
 TEST_P(Step03Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const Shape s = GetParam();
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 100 + s.m, -20, 20);
-    tutorial::fill_random(b, 200 + s.n, -20, 20);
-    const Matrix<int> c = multiply_over_garbage(a, b, 300 + s.k);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
-    EXPECT_TRUE(report.exact);
+    tutorial_test::expect_shape_over_garbage<int>(GetParam(), step03::gemm<int>);
 }
 
 TEST_P(Step03Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const Shape s = GetParam();
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 400 + s.k);
-    tutorial::fill_random(b, 500 + s.m);
-    const Matrix<float> c = multiply_over_garbage(a, b, 600 + s.n);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<float>(GetParam(), step03::gemm<float>);
 }
 
 // 65536 rows, the most the command line allows, need 32768 rows of 2 x 2 blocks: one grid.

@@ -116,24 +116,16 @@ TEST_P(Step04Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     const auto [s, tile] = GetParam();
     const std::uint64_t seed = seed_for(s, tile);
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, seed, -20, 20);
-    tutorial::fill_random(b, seed + 1, -20, 20);
-    const Matrix<int> c = multiply_over_garbage(a, b, tile, seed + 2);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_product_over_garbage<int>(s, launcher<int>(tile), seed, seed + 1,
+                                                    seed + 2);
 }
 
 TEST_P(Step04Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const auto [s, tile] = GetParam();
     const std::uint64_t seed = seed_for(s, tile);
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, seed + 3);
-    tutorial::fill_random(b, seed + 4);
-    const Matrix<float> c = multiply_over_garbage(a, b, tile, seed + 5);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_product_over_garbage<float>(s, launcher<float>(tile), seed + 3, seed + 4,
+                                                      seed + 5);
 }
 
 std::string shape_and_tile_name(const testing::TestParamInfo<std::tuple<Shape, int>>& info) {

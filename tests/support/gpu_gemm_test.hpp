@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/device_buffer.hpp"
 #include "common/gpu_gemm_runner.hpp"
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
+#include "common/verify.hpp"
 #include "tests/support/shapes.hpp"
 
 namespace tutorial_test {
@@ -61,6 +63,32 @@ tutorial::Matrix<T> multiply_over(const tutorial::Matrix<T>& a, const tutorial::
     HIP_CHECK(hipDeviceSynchronize());
     device_c.download(c_before);
     return c_before;
+}
+
+/// The shape tests of steps 02 to 04: random A and B of `shape` (seeds `seed_a` and `seed_b`;
+/// integers in [-20, 20], floats in [-1, 1]) multiplied with `launch` over a C of garbage (seed
+/// `seed_c`), then checked against the reference product, exactly for integers.
+template <typename T>
+void expect_product_over_garbage(const Shape& shape, const tutorial::GemmLauncher<T>& launch,
+                                 std::uint64_t seed_a, std::uint64_t seed_b, std::uint64_t seed_c) {
+    const T bound = std::is_integral_v<T> ? T(20) : T(1);
+    const auto [a, b] = random_operands<T>(shape, seed_a, seed_b, -bound, bound);
+    const tutorial::Matrix<T> c = multiply_over(a, b, garbage<T>(shape.m, shape.n, seed_c), launch);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << shape_name(shape) << ": " << report.summary();
+    if constexpr (std::is_integral_v<T>)
+        EXPECT_TRUE(report.exact) << shape_name(shape);
+}
+
+/// The shape test of steps 02 and 03 in type T, with seeds drawn from the shape: A, B and C's
+/// garbage from 100 + m, 200 + n and 300 + k for integers, from 400 + k, 500 + m and 600 + n for
+/// floats.
+template <typename T>
+void expect_shape_over_garbage(const Shape& s, const tutorial::GemmLauncher<T>& launch) {
+    if constexpr (std::is_integral_v<T>)
+        expect_product_over_garbage<T>(s, launch, 100 + s.m, 200 + s.n, 300 + s.k);
+    else
+        expect_product_over_garbage<T>(s, launch, 400 + s.k, 500 + s.m, 600 + s.n);
 }
 
 /// The same values as float or as int (exact for the small integers the tests use).

@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -22,6 +25,26 @@ int run(std::vector<std::string> arguments,
     return tutorial::run_step(static_cast<int>(argv.size()), argv.data(), step, body);
 }
 
+// Runs the step and expects exit code `exit_code` and `message` in what it wrote to standard error.
+void expect_exit_with_message(std::vector<std::string> arguments,
+                              const std::function<int(const tutorial::Options&)>& body,
+                              int exit_code, const std::string& message) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(run(std::move(arguments), body), exit_code) << message;
+    const std::string written = testing::internal::GetCapturedStderr();
+    EXPECT_NE(written.find(message), std::string::npos) << written;
+}
+
+// A step body that throws `error`.
+template <class Error>
+std::function<int(const tutorial::Options&)> throwing(Error error) {
+    return [error](const tutorial::Options&) -> int { throw error; };
+}
+
+// The body of the runs that must stop before the step's work.
+const std::function<int(const tutorial::Options&)> must_not_run =
+    throwing(std::logic_error("must not run"));
+
 }  // namespace
 
 TEST(RunStep, ExitCodes) {
@@ -36,39 +59,17 @@ TEST(RunStep, ExitCodes) {
     EXPECT_EQ(run({}, [](const tutorial::Options&) { return tutorial::kExitVerificationFailed; }),
               1);
 
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(run({"-m", "0"},
-                  [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }),
-              2);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("-m: 0"), std::string::npos);
-
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(run({},
-                  [](const tutorial::Options&) -> int {
-                      throw tutorial::UsageError("--device: no device 7");
-                  }),
-              2);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("no device 7"), std::string::npos);
-
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(run({},
-                  [](const tutorial::Options&) -> int {
-                      throw tutorial::RuntimeFailure("no HIP device was found");
-                  }),
-              3);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("no HIP device was found"),
-              std::string::npos);
-
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(run({}, [](const tutorial::Options&) -> int { throw std::bad_alloc(); }), 3);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("out of host memory"), std::string::npos);
+    expect_exit_with_message({"-m", "0"}, must_not_run, 2, "-m: 0");
+    expect_exit_with_message({}, throwing(tutorial::UsageError("--device: no device 7")), 2,
+                             "no device 7");
+    expect_exit_with_message({}, throwing(tutorial::RuntimeFailure("no HIP device was found")), 3,
+                             "no HIP device was found");
+    expect_exit_with_message({}, throwing(std::bad_alloc()), 3, "out of host memory");
 }
 
 TEST(RunStep, HelpPrintsAndReturnsZeroWithoutRunning) {
     testing::internal::CaptureStdout();
-    EXPECT_EQ(run({"--help"},
-                  [](const tutorial::Options&) -> int { throw std::logic_error("must not run"); }),
-              0);
+    EXPECT_EQ(run({"--help"}, must_not_run), 0);
     EXPECT_NE(testing::internal::GetCapturedStdout().find("Usage:"), std::string::npos);
 }
 

@@ -30,16 +30,11 @@ TEST(Report, HostTimerRunsWarmupAndRepetitions) {
 }
 
 TEST(Report, ResultLineIsOneLineOfJsonWithEveryField) {
-    tutorial::RunReport report;
-    report.step = "04";
-    report.variant = "tiled16";
-    report.device = "GPU \"quoted\"";
-    report.m = 100;
-    report.n = 200;
-    report.k = 300;
-    report.kernel = tutorial::TimingSummary{2.0, 1.5, 10};
-    report.end_to_end_ms = 4.0;
-    report.verification = "passed";
+    // In the order of RunReport's fields: step, variant, device, m, n, k, kernel, end to end,
+    // verification.
+    const tutorial::RunReport report{
+        "04", "tiled16", "GPU \"quoted\"", 100, 200, 300, tutorial::TimingSummary{2.0, 1.5, 10},
+        4.0,  "passed"};
     const std::string line = tutorial::result_line(report);
     EXPECT_EQ(line.rfind("RESULT {", 0), 0u);
     EXPECT_EQ(line.back(), '}');

@@ -12,6 +12,7 @@
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/hip_check.hpp"
+#include "tests/common_gpu/index_kernel_check.hpp"
 #include "tests/support/gpu_test.hpp"
 
 namespace {
@@ -80,11 +81,8 @@ TEST(HipRuntimeMapping, DeviceQueries) {
 
 TEST(HipRuntimeMapping, MallocMemsetMemcpyFree) {
     TUTORIAL_REQUIRE_GPU();
-    HIP_CHECK(hipSetDevice(0));
     const int count = 1000;
-    float* device = nullptr;
-    HIP_CHECK(hipMalloc(&device, count * sizeof(float)));
-    HIP_CHECK(hipMemset(device, 0, count * sizeof(float)));
+    float* const device = tutorial_test::zeroed_device_floats(count);
     std::vector<float> host(count, 1.0f);
     HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
     for (float v : host)
@@ -104,20 +102,14 @@ TEST(HipRuntimeMapping, MallocMemsetMemcpyFree) {
 
 TEST(HipRuntimeMapping, LaunchWithHipLaunchKernelGGL) {
     TUTORIAL_REQUIRE_GPU();
-    HIP_CHECK(hipSetDevice(0));
     const int count = 300;
-    float* device = nullptr;
-    HIP_CHECK(hipMalloc(&device, count * sizeof(float)));
-    HIP_CHECK(hipMemset(device, 0, count * sizeof(float)));
+    float* const device = tutorial_test::zeroed_device_floats(count);
     hipLaunchKernelGGL(add_index, dim3((count + 127) / 128), dim3(128), 0, nullptr, device, count);
     HIP_CHECK_LAUNCH();
     hipLaunchKernelGGL(add_index, dim3((count + 63) / 64), dim3(64), 0, nullptr, device, count);
     HIP_CHECK_LAUNCH();
     HIP_CHECK(hipDeviceSynchronize());
-    std::vector<float> host(count);
-    HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < count; ++i)
-        ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
+    tutorial_test::expect_twice_the_index(device, count);
     // An impossible block size is reported by hipGetLastError, not by the launch itself. The
     // CPU has no such limit: the HIP CPU Runtime runs a block of any size.
     if (!tutorial::hip_runs_on_cpu()) {
@@ -185,10 +177,7 @@ TEST(HipRuntimeMapping, StreamsEventsAndOrdering) {
     HIP_CHECK(hipEventElapsedTime(&elapsed, start, done));
     EXPECT_GT(elapsed, 0.0f);
 
-    std::vector<float> host(count);
-    HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < count; i += 4099)
-        ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
+    tutorial_test::expect_twice_the_index(device, count, 4099);
 
     HIP_CHECK(hipEventDestroy(start));
     HIP_CHECK(hipEventDestroy(produced));

@@ -5,9 +5,8 @@
 
 #include <hip/hip_runtime.h>
 
-#include <vector>
-
 #include "common/hip_check.hpp"
+#include "tests/common_gpu/index_kernel_check.hpp"
 #include "tests/support/gpu_test.hpp"
 
 namespace {
@@ -20,17 +19,11 @@ __global__ void add_twice_index(float* values, int count) {
 
 TEST(HipRuntimeMapping, LaunchWithTripleChevrons) {
     TUTORIAL_REQUIRE_GPU();
-    HIP_CHECK(hipSetDevice(0));
     const int count = 300;
-    float* device = nullptr;
-    HIP_CHECK(hipMalloc(&device, count * sizeof(float)));
-    HIP_CHECK(hipMemset(device, 0, count * sizeof(float)));
+    float* const device = tutorial_test::zeroed_device_floats(count);
     add_twice_index<<<dim3((count + 63) / 64), dim3(64)>>>(device, count);
     HIP_CHECK_LAUNCH();
     HIP_CHECK(hipDeviceSynchronize());
-    std::vector<float> host(count);
-    HIP_CHECK(hipMemcpy(host.data(), device, count * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < count; ++i)
-        ASSERT_EQ(host[i], 2.0f * i) << "index " << i;
+    tutorial_test::expect_twice_the_index(device, count);
     HIP_CHECK(hipFree(device));
 }

@@ -33,19 +33,25 @@ void PrintTo(Mapping mapping, std::ostream* out) {
     *out << mapping_name(mapping);
 }
 
-// Runs one multiply over `c_before` (see tutorial_test::multiply_over) with either mapping.
+// Either mapping with `block_edge`, as a launcher.
+template <typename T>
+tutorial::GemmLauncher<T> launcher(Mapping mapping, int block_edge = 16) {
+    return [mapping, block_edge](const T* a, const T* b, T* c, int m, int n, int k,
+                                 hipStream_t stream) {
+        if (mapping == Mapping::kCoalesced) {
+            step02::gemm(a, b, c, m, n, k, stream, block_edge);
+        } else {
+            step02::gemm_swapped_mapping(a, b, c, m, n, k, stream, block_edge);
+        }
+    };
+}
+
+// Runs `runs` multiplies into one C that starts as `c_before` (see tutorial_test::multiply_over)
+// with either mapping.
 template <typename T>
 Matrix<T> multiply(Mapping mapping, const Matrix<T>& a, const Matrix<T>& b,
-                   const Matrix<T>& c_before, int block_edge) {
-    return tutorial_test::multiply_over<T>(
-        a, b, c_before,
-        [&](const T* da, const T* db, T* dc, int m, int n, int k, hipStream_t stream) {
-            if (mapping == Mapping::kCoalesced) {
-                step02::gemm(da, db, dc, m, n, k, stream, block_edge);
-            } else {
-                step02::gemm_swapped_mapping(da, db, dc, m, n, k, stream, block_edge);
-            }
-        });
+                   const Matrix<T>& c_before, int block_edge, int runs = 1) {
+    return tutorial_test::multiply_over<T>(a, b, c_before, launcher<T>(mapping, block_edge), runs);
 }
 
 using tutorial_test::garbage;
@@ -82,13 +88,10 @@ INSTANTIATE_TEST_SUITE_P(Mappings, Step02WorkedExample,
 TEST(Step02, OverwritesInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    Matrix<int> a(5, 4), b(4, 6);
-    tutorial::fill_random(a, 11, -9, 9);
-    tutorial::fill_random(b, 12, -9, 9);
+    const auto [a, b] = tutorial_test::random_operands<int>({5, 6, 4}, 11, 12, -9, 9);
     // Run twice into the same C: the second result must equal the first, not twice it.
     for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
-        const Matrix<int> once = multiply(mapping, a, b, garbage<int>(5, 6, 13), 16);
-        const Matrix<int> twice = multiply(mapping, a, b, once, 16);
+        const Matrix<int> twice = multiply(mapping, a, b, garbage<int>(5, 6, 13), 16, 2);
         const auto report = tutorial::verify_gemm(a, b, twice);
         EXPECT_TRUE(report.passed) << mapping_name(mapping) << ": " << report.summary();
     }
@@ -100,26 +103,14 @@ TEST_P(Step02Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
     const auto [s, mapping, block_edge] = GetParam();
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 100 + s.m, -20, 20);
-    tutorial::fill_random(b, 200 + s.n, -20, 20);
-    const Matrix<int> c = multiply(mapping, a, b, garbage<int>(s.m, s.n, 300 + s.k), block_edge);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.exact);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<int>(s, launcher<int>(mapping, block_edge));
 }
 
 TEST_P(Step02Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
     const auto [s, mapping, block_edge] = GetParam();
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 400 + s.k);
-    tutorial::fill_random(b, 500 + s.m);
-    const Matrix<float> c =
-        multiply(mapping, a, b, garbage<float>(s.m, s.n, 600 + s.n), block_edge);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<float>(s, launcher<float>(mapping, block_edge));
 }
 
 // 1x1x1; K = 1; primes; a single row and a single column; sizes just below and above a multiple of
@@ -176,14 +167,17 @@ TEST(Step02, RefusesABlockEdgeOutsideOneTo32) {
 }
 
 TEST(Step02, RefusesNegativeSizes) {
-    EXPECT_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
-                 std::invalid_argument);
-    EXPECT_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
-                 std::invalid_argument);
+    for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
+        SCOPED_TRACE(mapping_name(mapping));
+        tutorial_test::expect_negative_sizes_rejected(launcher<float>(mapping));
+        tutorial_test::expect_negative_sizes_rejected(launcher<int>(mapping));
+    }
 }
 
 TEST(Step02, EmptyProductLaunchesNothing) {
-    EXPECT_NO_THROW(step02::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
-    EXPECT_NO_THROW(
-        step02::gemm_swapped_mapping<float>(nullptr, nullptr, nullptr, 4, 0, 3, nullptr));
+    for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
+        SCOPED_TRACE(mapping_name(mapping));
+        tutorial_test::expect_empty_product_launches_nothing(launcher<float>(mapping));
+        tutorial_test::expect_empty_product_launches_nothing(launcher<int>(mapping));
+    }
 }

@@ -33,14 +33,9 @@ Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b,
 TEST(Step03, WorkedExampleExactly) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const Matrix<int> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
-    const Matrix<int> b = a;
-    const Matrix<int> c = tutorial::multiply_on_device<int>(a, b, step03::gemm<int>);
-    const int expected[4][4] = {
-        {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
+    const Matrix<int> a = tutorial_test::worked_example_matrix<int>();
+    tutorial_test::expect_worked_example_product(
+        tutorial::multiply_on_device<int>(a, a, step03::gemm<int>));
 }
 
 TEST(Step03, OverwritesInsteadOfAccumulating) {
@@ -83,26 +78,13 @@ class Step03Shapes : public testing::TestWithParam<Shape> {};
 TEST_P(Step03Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const Shape s = GetParam();
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 100 + s.m, -20, 20);
-    tutorial::fill_random(b, 200 + s.n, -20, 20);
-    const Matrix<int> c = multiply_over_garbage(a, b, 300 + s.k);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
-    EXPECT_TRUE(report.exact);
+    tutorial_test::expect_shape_over_garbage<int>(GetParam(), step03::gemm<int>);
 }
 
 TEST_P(Step03Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     tutorial::select_device(0);
-    const Shape s = GetParam();
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 400 + s.k);
-    tutorial::fill_random(b, 500 + s.m);
-    const Matrix<float> c = multiply_over_garbage(a, b, 600 + s.n);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_shape_over_garbage<float>(GetParam(), step03::gemm<float>);
 }
 
 // 65536 rows, the most the command line allows, need 32768 rows of 2 x 2 blocks: one grid.
@@ -120,15 +102,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Step03Shapes,
 
 // The argument checks come before any HIP call, so these need no GPU.
 TEST(Step03Gemm, RejectsNegativeSizes) {
-    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
-                 std::invalid_argument);
-    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 4, -1, 4, nullptr),
-                 std::invalid_argument);
-    EXPECT_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
-                 std::invalid_argument);
+    tutorial_test::expect_negative_sizes_rejected<float>(step03::gemm<float>);
+    tutorial_test::expect_negative_sizes_rejected<int>(step03::gemm<int>);
 }
 
 TEST(Step03Gemm, EmptyProductLaunchesNothing) {
-    EXPECT_NO_THROW(step03::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
-    EXPECT_NO_THROW(step03::gemm<int>(nullptr, nullptr, nullptr, 5, 0, 3, nullptr));
+    tutorial_test::expect_empty_product_launches_nothing<float>(step03::gemm<float>);
+    tutorial_test::expect_empty_product_launches_nothing<int>(step03::gemm<int>);
 }

@@ -22,15 +22,20 @@ using tutorial::Matrix;
 
 namespace {
 
+// step04::gemm with `tile`, as a launcher.
+template <typename T>
+tutorial::GemmLauncher<T> launcher(int tile) {
+    return [tile](const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream) {
+        step04::gemm(a, b, c, m, n, k, stream, tile);
+    };
+}
+
 // Runs step04::gemm with `tile` over a C full of garbage (see tutorial_test::multiply_over).
 template <typename T>
 Matrix<T> multiply_over_garbage(const Matrix<T>& a, const Matrix<T>& b, int tile,
                                 std::uint64_t garbage_seed) {
     return tutorial_test::multiply_over<T>(
-        a, b, tutorial_test::garbage<T>(a.rows(), b.cols(), garbage_seed),
-        [tile](const T* da, const T* db, T* dc, int m, int n, int k, hipStream_t stream) {
-            step04::gemm(da, db, dc, m, n, k, stream, tile);
-        });
+        a, b, tutorial_test::garbage<T>(a.rows(), b.cols(), garbage_seed), launcher<T>(tile));
 }
 
 const int kTiles[] = {8, 16, 32};
@@ -47,36 +52,19 @@ class Step04Tile : public testing::TestWithParam<int> {};
 
 TEST_P(Step04Tile, WorkedExampleExactly) {
     TUTORIAL_REQUIRE_GPU();
-    const Matrix<int> a{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
-    const Matrix<int> b{{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
-    const Matrix<int> c = multiply_over_garbage(a, b, GetParam(), 11);
-    const int expected[4][4] = {
-        {34, 44, 54, 64}, {82, 108, 134, 160}, {34, 44, 54, 64}, {82, 108, 134, 160}};
-    for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 4; ++j) {
-            EXPECT_EQ(c(i, j), expected[i][j]) << "C(" << i << ", " << j << ")";
-        }
-    }
+    const Matrix<int> a = tutorial_test::worked_example_matrix<int>();
+    tutorial_test::expect_worked_example_product(multiply_over_garbage(a, a, GetParam(), 11));
 }
 
 TEST_P(Step04Tile, OverwritesInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     const int tile = GetParam();
-    const int m = 2 * tile + 3, n = tile + 5, k = 3 * tile - 1;
-    Matrix<int> a(m, k), b(k, n), c(m, n);
-    tutorial::fill_random(a, 100 * tile + 21, -9, 9);
-    tutorial::fill_random(b, 100 * tile + 22, -9, 9);
-    tutorial::fill_random(c, 100 * tile + 23, -1000, 1000);
-    tutorial::DeviceBuffer<int> device_a(a.size()), device_b(b.size()), device_c(c.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    device_c.upload(c);
+    const auto [a, b] = tutorial_test::random_operands<int>(
+        {2 * tile + 3, tile + 5, 3 * tile - 1}, 100 * tile + 21, 100 * tile + 22, -9, 9);
     // Twice into the same C: a kernel that adds to C would end with twice the product plus garbage.
-    for (int run = 0; run < 2; ++run) {
-        step04::gemm(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr, tile);
-    }
-    HIP_CHECK(hipDeviceSynchronize());
-    device_c.download(c);
+    const Matrix<int> c = tutorial_test::multiply_over<int>(
+        a, b, tutorial_test::garbage<int>(a.rows(), b.cols(), 100 * tile + 23), launcher<int>(tile),
+        2);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -128,24 +116,16 @@ TEST_P(Step04Shapes, IntegersMatchExactly) {
     TUTORIAL_REQUIRE_GPU();
     const auto [s, tile] = GetParam();
     const std::uint64_t seed = seed_for(s, tile);
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, seed, -20, 20);
-    tutorial::fill_random(b, seed + 1, -20, 20);
-    const Matrix<int> c = multiply_over_garbage(a, b, tile, seed + 2);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_product_over_garbage<int>(s, launcher<int>(tile), seed, seed + 1,
+                                                    seed + 2);
 }
 
 TEST_P(Step04Shapes, FloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const auto [s, tile] = GetParam();
     const std::uint64_t seed = seed_for(s, tile);
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, seed + 3);
-    tutorial::fill_random(b, seed + 4);
-    const Matrix<float> c = multiply_over_garbage(a, b, tile, seed + 5);
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
+    tutorial_test::expect_product_over_garbage<float>(s, launcher<float>(tile), seed + 3, seed + 4,
+                                                      seed + 5);
 }
 
 std::string shape_and_tile_name(const testing::TestParamInfo<std::tuple<Shape, int>>& info) {
@@ -168,15 +148,17 @@ TEST(Step04Gemm, RejectsTilesItWasNotCompiledFor) {
 }
 
 TEST(Step04Gemm, RejectsNegativeSizes) {
-    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, -1, 4, 4, nullptr),
-                 std::invalid_argument);
-    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 4, -1, 4, nullptr),
-                 std::invalid_argument);
-    EXPECT_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 4, 4, -1, nullptr),
-                 std::invalid_argument);
+    for (const int tile : kTiles) {
+        SCOPED_TRACE("tile " + std::to_string(tile));
+        tutorial_test::expect_negative_sizes_rejected(launcher<float>(tile));
+        tutorial_test::expect_negative_sizes_rejected(launcher<int>(tile));
+    }
 }
 
 TEST(Step04Gemm, EmptyProductLaunchesNothing) {
-    EXPECT_NO_THROW(step04::gemm<float>(nullptr, nullptr, nullptr, 0, 5, 3, nullptr));
-    EXPECT_NO_THROW(step04::gemm<int>(nullptr, nullptr, nullptr, 5, 0, 3, nullptr, 32));
+    for (const int tile : kTiles) {
+        SCOPED_TRACE("tile " + std::to_string(tile));
+        tutorial_test::expect_empty_product_launches_nothing(launcher<float>(tile));
+        tutorial_test::expect_empty_product_launches_nothing(launcher<int>(tile));
+    }
 }

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "common/hip_check.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/kernel_suite.hpp"
 #include "warp_tiled_gemm.hpp"
@@ -42,11 +41,8 @@ TEST(Step06Gemm, NegativeSizesAreRejected) {
 TEST(Step06Occupancy, MatchesTheDevice) {
     TUTORIAL_REQUIRE_GPU();
     const step06::Occupancy occupancy = step06::occupancy();
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    EXPECT_EQ(occupancy.multiprocessors, properties.multiProcessorCount);
+    EXPECT_EQ(occupancy.multiprocessors,
+              tutorial_test::current_device_properties().multiProcessorCount);
     const int big = occupancy.blocks[static_cast<int>(step06::TileShape::t128x256)];
     const int small = occupancy.blocks[static_cast<int>(step06::TileShape::t128x128)];
     EXPECT_GE(big, 1);

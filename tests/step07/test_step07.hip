@@ -18,12 +18,9 @@ using step07::Config;
 namespace {
 
 KernelUnderTest with(const Config& config) {
-    std::string name =
-        std::string("t") + step06::tile_name(config.tile) + "_s" + std::to_string(config.splits);
-    if (config.workers != 0)
-        name += "_streamk" + std::to_string(config.workers);
-    return {name, [config](const float* a, const float* b, float* c, int m, int n, int k,
-                           hipStream_t stream) { step07::gemm(a, b, c, m, n, k, stream, config); }};
+    return {tutorial_test::split_k_name(step06::tile_name(config.tile), config),
+            [config](const float* a, const float* b, float* c, int m, int n, int k,
+                     hipStream_t stream) { step07::gemm(a, b, c, m, n, k, stream, config); }};
 }
 
 std::vector<KernelUnderTest> step07_kernels() {

@@ -6,17 +6,11 @@
 #include <string>
 
 #include "choose_split.hpp"
+#include "tests/support/exception_message.hpp"
 
 namespace {
 
-std::string message_of(void (*call)()) {
-    try {
-        call();
-    } catch (const std::invalid_argument& error) {
-        return error.what();
-    }
-    return "(no exception)";
-}
+using tutorial_test::message_of;
 
 // An H100 for step 06's two tiles: 132 multiprocessors holding one 128 x 256 block or two
 // 128 x 128 blocks each.

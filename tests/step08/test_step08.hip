@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "common/device.hpp"
-#include "common/hip_check.hpp"
 #include "every_shape_gemm.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/kernel_suite.hpp"
@@ -20,14 +19,10 @@ using step08::TileShape;
 namespace {
 
 KernelUnderTest with(const Config& config) {
-    std::string name =
-        std::string("t") + step08::tile_name(config.tile) + "_s" + std::to_string(config.splits);
-    if (config.workers != 0)
-        name += "_streamk" + std::to_string(config.workers);
-    if (config.packing == Packing::on)
-        name += "_packed";
-    return {name, [config](const float* a, const float* b, float* c, int m, int n, int k,
-                           hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); }};
+    const char* const packed = config.packing == Packing::on ? "_packed" : "";
+    return {tutorial_test::split_k_name(step08::tile_name(config.tile), config) + packed,
+            [config](const float* a, const float* b, float* c, int m, int n, int k,
+                     hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); }};
 }
 
 // Unpacked, shapes whose n or k is not a multiple of 4 take the scalar path; packed, the float4
@@ -91,11 +86,8 @@ TEST(Step08Rule, PacksABigOddMultiplyCorrectly) {
 TEST(Step08Occupancy, MatchesTheDevice) {
     TUTORIAL_REQUIRE_GPU();
     const step08::Occupancy occupancy = step08::occupancy();
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    EXPECT_EQ(occupancy.multiprocessors, properties.multiProcessorCount);
+    EXPECT_EQ(occupancy.multiprocessors,
+              tutorial_test::current_device_properties().multiProcessorCount);
     const auto blocks = [&](TileShape tile) { return occupancy.blocks[static_cast<int>(tile)]; };
     EXPECT_GE(blocks(TileShape::t128x256), 1);
     // Fewer threads per block: at least as many blocks fit.

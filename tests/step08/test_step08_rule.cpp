@@ -9,6 +9,7 @@
 #include "choose_config.hpp"
 #include "choose_split.hpp"
 #include "common/named_values.hpp"
+#include "tests/support/exception_message.hpp"
 
 using step08::Config;
 using step08::Occupancy;
@@ -17,18 +18,11 @@ using step08::TileShape;
 
 namespace {
 
+using tutorial_test::message_of;
+
 // An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
 // blocks each.
 const Occupancy kH100{132, {1, 1, 2, 3, 6, 8, 4, 8, 8}};
-
-std::string message_of(void (*call)()) {
-    try {
-        call();
-    } catch (const std::invalid_argument& error) {
-        return error.what();
-    }
-    return "(no exception)";
-}
 
 // The rule's scope without the 8 x 4 tile, and with K never split.
 step08::RuleScope without_dot_tile() {

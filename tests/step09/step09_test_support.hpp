@@ -18,12 +18,15 @@
 #include <map>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
+#include "common/verify.hpp"
 #include "multi_gpu_gemm.hpp"
 #include "schedule.hpp"
+#include "tests/support/shapes.hpp"
 
 namespace step09_test {
 
@@ -41,6 +44,50 @@ inline tutorial::Matrix<float> multiply(const tutorial::Matrix<float>& a,
         *statistics = result;
     return c;
 }
+
+/// Options for chunks of `chunk_rows` rows and panels of `panel_cols` columns (0: chosen from the
+/// budget) on the device entries `devices`.
+inline step09::MultiGpuOptions tiled_options(int chunk_rows, int panel_cols,
+                                             std::vector<int> devices = {0}) {
+    step09::MultiGpuOptions options;
+    options.devices = std::move(devices);
+    options.chunk_rows = chunk_rows;
+    options.panel_cols = panel_cols;
+    return options;
+}
+
+/// One product on host matrices: random A (m x k) and B (k x n) from seeds `seed` and
+/// `seed + 1`, and C (m x n), with step09::gemm on their pointers.
+struct HostProduct {
+    HostProduct(const tutorial_test::Shape& shape, std::uint64_t seed)
+        : shape(shape), a(shape.m, shape.k), b(shape.k, shape.n), c(shape.m, shape.n) {
+        tutorial::fill_random(a, seed);
+        tutorial::fill_random(b, seed + 1);
+    }
+
+    /// C = A·B with `options`.
+    step09::GemmStatistics multiply(const step09::MultiGpuOptions& options) {
+        return step09::gemm(a.data(), b.data(), c.data(), shape.m, shape.n, shape.k, options);
+    }
+
+    /// C = A·B following `plan`, with the buffers `workspace` keeps between calls.
+    step09::GemmStatistics multiply(const step09::Plan& plan,
+                                    const step09::MultiGpuOptions& options,
+                                    step09::Workspace& workspace) {
+        return step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    }
+
+    /// NaN in every element of C, so that an element no tile wrote fails any comparison.
+    void poison_c() {
+        std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
+    }
+
+    /// C against the reference product.
+    tutorial::VerifyReport verify() const { return tutorial::verify_gemm(a, b, c); }
+
+    tutorial_test::Shape shape;
+    tutorial::Matrix<float> a, b, c;
+};
 
 /// The panels of B an entry copies for `chunks` chunks: every step brings panel (step mod P), and
 /// the steps run from 0 to the last chunk's join_step() plus its P steps. With no more panels

@@ -24,6 +24,8 @@
 #include "multi_gpu_gemm.hpp"
 #include "schedule.hpp"
 #include "tests/step09/step09_test_support.hpp"
+#include "tests/support/exception_message.hpp"
+#include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
 
@@ -43,20 +45,6 @@ namespace {
                          << *why_not_;                                                  \
     } while (false)
 
-Matrix<float> to_float(const Matrix<int>& matrix) {
-    Matrix<float> result(matrix.rows(), matrix.cols());
-    for (std::size_t i = 0; i < matrix.size(); ++i)
-        result.data()[i] = static_cast<float>(matrix.data()[i]);
-    return result;
-}
-
-Matrix<int> to_int(const Matrix<float>& matrix) {
-    Matrix<int> result(matrix.rows(), matrix.cols());
-    for (std::size_t i = 0; i < matrix.size(); ++i)
-        result.data()[i] = static_cast<int>(matrix.data()[i]);
-    return result;
-}
-
 // Random A and B for a shape, multiplied with `options` and checked against the reference; the
 // statistics must add up too.
 void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64_t seed,
@@ -70,6 +58,15 @@ void expect_verified(const Shape& s, const MultiGpuOptions& options, std::uint64
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << shape_name(s) << ": " << report.summary();
     step09_test::expect_consistent(result, s.m, s.n, s.k);
+}
+
+// A 64 x 64 x 64 multiply with `options` must be refused with std::invalid_argument, its message
+// containing `reason` ("(no exception)" when it was accepted).
+void expect_refused(const MultiGpuOptions& options, const std::string& reason) {
+    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
+    const std::string message = tutorial_test::message_of(
+        [&] { step09::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options); });
+    EXPECT_NE(message.find(reason), std::string::npos) << message;
 }
 
 }  // namespace
@@ -112,11 +109,10 @@ TEST_P(Step09Shapes, SmallIntegersExactly) {
     TUTORIAL_REQUIRE_GPU();
     // Integers in [-8, 8] with K < 2^18 keep every partial sum an exact integer in float.
     const Shape s = GetParam();
-    Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 300 + s.m, -8, 8);
-    tutorial::fill_random(b, 400 + s.n, -8, 8);
-    const Matrix<float> c = step09_test::multiply(to_float(a), to_float(b), MultiGpuOptions{});
-    const auto report = tutorial::verify_gemm(a, b, to_int(c));
+    const auto [a, b] = tutorial_test::random_operands<int>(s, 300 + s.m, 400 + s.n, -8, 8);
+    const Matrix<float> c = step09_test::multiply(
+        tutorial_test::converted<float>(a), tutorial_test::converted<float>(b), MultiGpuOptions{});
+    const auto report = tutorial::verify_gemm(a, b, tutorial_test::converted<int>(c));
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
@@ -191,10 +187,8 @@ INSTANTIATE_TEST_SUITE_P(Plans, Step09Plans,
 
 TEST(Step09, DeviceListedTwiceSharesTheChunks) {
     TUTORIAL_REQUIRE_GPU();
-    MultiGpuOptions options;
-    options.devices = {0, 0};
-    options.chunk_rows = 64;  // 17 chunks for two workers
-    options.panel_cols = 300;
+    // Chunks of 64 rows: 17 of them for two workers.
+    MultiGpuOptions options = step09_test::tiled_options(64, 300, {0, 0});
     step09::GemmStatistics statistics;
     expect_verified({1031, 1025, 1037}, options, 8000, &statistics);
     ASSERT_EQ(statistics.entries.size(), 2u);
@@ -262,9 +256,7 @@ TEST(Step09, ThePlanGivenIsThePlanRun) {
 TEST(Step09Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{301, 517, 203};
-    MultiGpuOptions options;
-    options.chunk_rows = 64;
-    options.panel_cols = 48;
+    MultiGpuOptions options = step09_test::tiled_options(64, 48);
     const step09::Plan first = step09::plan_for(s.m, s.n, s.k, options);
     options.chunk_rows = 32;
     const step09::Plan other = step09::plan_for(s.m, s.n, s.k, options);
@@ -306,10 +298,7 @@ TEST(Step09Workspace, KeepsTheBuffersWhileThePlanNeedsThem) {
 TEST(Step09Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{301, 517, 203};
-    MultiGpuOptions options;
-    options.devices = {0, 0};
-    options.chunk_rows = 64;
-    options.panel_cols = 48;
+    MultiGpuOptions options = step09_test::tiled_options(64, 48, {0, 0});
     const step09::Plan first = step09::plan_for(s.m, s.n, s.k, options);
     options.chunk_rows = 32;
     const step09::Plan other = step09::plan_for(s.m, s.n, s.k, options);
@@ -339,9 +328,7 @@ TEST(Step09Workspace, EntriesAllocateWhatTheyLackAndNoMore) {
 TEST(Step09Workspace, EachCallWithoutOneAllocates) {
     TUTORIAL_REQUIRE_GPU();
     const Shape s{130, 90, 70};
-    MultiGpuOptions options;
-    options.chunk_rows = 32;
-    options.panel_cols = 32;
+    MultiGpuOptions options = step09_test::tiled_options(32, 32);
     const step09::Plan plan = step09::plan_for(s.m, s.n, s.k, options);
     Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
     tutorial::fill_random(a, 7300);
@@ -367,9 +354,7 @@ TEST(Step09, PinnedHostMemoryIsUsedAsItIs) {
     tutorial::PinnedBuffer<float> host_a(a.size()), host_b(b.size()), host_c(c.size());
     std::memcpy(host_a.get(), a.data(), a.bytes());
     std::memcpy(host_b.get(), b.data(), b.bytes());
-    MultiGpuOptions options;
-    options.chunk_rows = 100;
-    options.panel_cols = 128;
+    MultiGpuOptions options = step09_test::tiled_options(100, 128);
     for (const step09::HostMemory memory :
          {step09::HostMemory::pinned, step09::HostMemory::pageable}) {
         // Pinned memory declared pageable cannot be registered again: the copies must still work.
@@ -452,10 +437,7 @@ TEST(Step09PanelCopy, EveryWayGivesCAndCountsItsPanels) {
         for (const step09::PanelCopy how :
              {step09::PanelCopy::first_by_kernel, step09::PanelCopy::copy_engine,
               step09::PanelCopy::kernel}) {
-            MultiGpuOptions options;
-            options.devices = {0, 0};
-            options.chunk_rows = 40;
-            options.panel_cols = 64;
+            MultiGpuOptions options = step09_test::tiled_options(40, 64, {0, 0});
             options.host_memory = step09::HostMemory::pinned;
             options.panel_copy = how;
             std::fill(host_c.get(), host_c.get() + c.size(), std::nanf(""));
@@ -483,9 +465,7 @@ TEST(Step09PanelCopy, EveryWayGivesCAndCountsItsPanels) {
 // the first panels by the kernel; where locking failed, the copy engine brings them all.
 TEST(Step09PanelCopy, RegisteredMemoryIsReadByTheKernel) {
     TUTORIAL_REQUIRE_GPU();
-    MultiGpuOptions options;
-    options.chunk_rows = 50;
-    options.panel_cols = 100;
+    MultiGpuOptions options = step09_test::tiled_options(50, 100);
     step09::GemmStatistics statistics;
     expect_verified({150, 300, 77}, options, 9200, &statistics);
     ASSERT_EQ(statistics.entries.size(), 1u);
@@ -504,29 +484,19 @@ TEST(Step09Faults, PanelCopyNamesRoundTrip) {
           step09::PanelCopy::kernel}) {
         EXPECT_EQ(step09::parse_panel_copy(step09::panel_copy_name(how)), how);
     }
-    try {
-        step09::parse_panel_copy("dma");
-        ADD_FAILURE() << "'dma' was accepted";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("first-by-kernel, copy-engine or kernel"),
-                  std::string::npos)
-            << error.what();
-    }
+    const std::string message = tutorial_test::message_of([&] { step09::parse_panel_copy("dma"); });
+    EXPECT_NE(message.find("first-by-kernel, copy-engine or kernel"), std::string::npos)
+        << "'dma': " << message;
 }
 
 TEST(Step09, OverwritesCInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     // Two multiplies into the same C: a version that adds to C would return twice the product.
-    const int m = 70, n = 36, k = 44;
-    Matrix<float> a(m, k), b(k, n), c(m, n);
-    tutorial::fill_random(a, 501);
-    tutorial::fill_random(b, 502);
-    MultiGpuOptions options;
-    options.chunk_rows = 16;
-    options.panel_cols = 8;
+    step09_test::HostProduct product({70, 36, 44}, 501);
+    MultiGpuOptions options = step09_test::tiled_options(16, 8);
     for (int run = 0; run < 2; ++run)
-        step09::gemm(a.data(), b.data(), c.data(), m, n, k, options);
-    const auto report = tutorial::verify_gemm(a, b, c);
+        product.multiply(options);
+    const auto report = product.verify();
     EXPECT_TRUE(report.passed) << report.summary();
 }
 
@@ -561,9 +531,7 @@ TEST(Step09, NaNsSpreadOnlyToTheirColumnsOrRowsOfC) {
             a_clean(row, r) = a(i, r);
         ++row;
     }
-    MultiGpuOptions options;
-    options.chunk_rows = 4;
-    options.panel_cols = 12;
+    MultiGpuOptions options = step09_test::tiled_options(4, 12);
     for (const InnerKernel inner : step09::all_inner_kernels()) {
         if (step09::inner_kernel_unavailable(inner))
             continue;  // the vendor BLAS on a build without one
@@ -625,58 +593,30 @@ TEST(Step09Faults, NegativeSizesAndNullPointersAreRefused) {
 }
 
 TEST(Step09Faults, ZeroDevicesAreRefused) {
-    float x[4] = {};
     MultiGpuOptions options;
     options.devices = {};
-    try {
-        step09::gemm(x, x, x, 2, 2, 1, options);
-        FAIL() << "an empty device list was accepted";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("list of devices is empty"), std::string::npos)
-            << error.what();
-    }
+    expect_refused(options, "list of devices is empty");
 }
 
 TEST(Step09Faults, AnUnknownDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
-    float x[4] = {};
     MultiGpuOptions options;
     options.devices = {0, tutorial::device_count()};
-    try {
-        step09::gemm(x, x, x, 2, 2, 1, options);
-        FAIL() << "device " << tutorial::device_count() << " was accepted";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("there is no device"), std::string::npos)
-            << error.what();
-    }
+    expect_refused(options, "there is no device");
 }
 
 TEST(Step09Faults, ABudgetTooSmallForOnePanelIsRefused) {
     TUTORIAL_REQUIRE_GPU();
-    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
     options.device_memory_bytes = 1000;
-    try {
-        step09::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
-        FAIL() << "a budget of 1000 bytes was accepted";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("smallest budget that works"), std::string::npos)
-            << error.what();
-    }
+    expect_refused(options, "smallest budget that works");
 }
 
 TEST(Step09Faults, ABudgetLargerThanTheDeviceIsRefused) {
     TUTORIAL_REQUIRE_GPU();
-    Matrix<float> a(64, 64), b(64, 64), c(64, 64);
     MultiGpuOptions options;
     options.device_memory_bytes = std::uint64_t{1} << 62;  // --device-memory 4194304TiB
-    try {
-        step09::gemm(a.data(), b.data(), c.data(), 64, 64, 64, options);
-        FAIL() << "a budget of 2^62 bytes was accepted";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("is more than device 0 has"), std::string::npos)
-            << error.what();
-    }
+    expect_refused(options, "is more than device 0 has");
 }
 
 TEST(Step09Faults, APlanMadeForOtherOptionsIsRefused) {

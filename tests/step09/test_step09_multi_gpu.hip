@@ -110,20 +110,17 @@ TEST(Step09MultiGpuBalance, BothDevicesTakeChunks) {
 TEST(Step09MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
-    const int m = 1000, n = 800, k = 600;
-    Matrix<float> a(m, k), b(k, n), c(m, n);
-    tutorial::fill_random(a, 41);
-    tutorial::fill_random(b, 42);
+    step09_test::HostProduct product({1000, 800, 600}, 41);
     MultiGpuOptions options;
     options.devices = {0, 1};
     options.chunk_rows = 32;
-    step09::gemm(a.data(), b.data(), c.data(), m, n, k, options);  // a first, healthy call
+    product.multiply(options);  // a first, healthy call
     const std::size_t before[2] = {step09_test::free_device_bytes(0),
                                    step09_test::free_device_bytes(1)};
 
     const step09::test_hooks::FailAllocationOnEntry fault(1);
-    const std::exception_ptr error = step09_test::run_with_deadline(
-        [&] { step09::gemm(a.data(), b.data(), c.data(), m, n, k, options); }, 120);
+    const std::exception_ptr error =
+        step09_test::run_with_deadline([&] { product.multiply(options); }, 120);
     ASSERT_TRUE(error) << "device 1 could not allocate, yet gemm succeeded";
     try {
         std::rethrow_exception(error);

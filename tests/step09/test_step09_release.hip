@@ -31,21 +31,16 @@ class Step09AllocationFailure : public testing::TestWithParam<std::vector<int>> 
 
 TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
     TUTORIAL_REQUIRE_GPU();
-    const Shape s{600, 700, 500};
-    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
-    tutorial::fill_random(a, 600);
-    tutorial::fill_random(b, 601);
-    MultiGpuOptions options;
-    options.devices = GetParam();
-    options.chunk_rows = 32;  // enough chunks for the healthy workers to be busy when it fails
-    options.panel_cols = 128;
-    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // a first, healthy call
+    step09_test::HostProduct product({600, 700, 500}, 600);
+    // Chunks of 32 rows: enough for the healthy workers to be busy when it fails.
+    MultiGpuOptions options = step09_test::tiled_options(32, 128, GetParam());
+    product.multiply(options);  // a first, healthy call
     const std::size_t before = step09_test::free_device_bytes(0);
 
     for (std::size_t failing = 0; failing < options.devices.size(); ++failing) {
         const step09::test_hooks::FailAllocationOnEntry fault(static_cast<int>(failing));
-        const std::exception_ptr error = step09_test::run_with_deadline(
-            [&] { step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options); }, 120);
+        const std::exception_ptr error =
+            step09_test::run_with_deadline([&] { product.multiply(options); }, 120);
         ASSERT_TRUE(error) << "entry " << failing << " could not allocate, yet gemm succeeded";
         try {
             std::rethrow_exception(error);
@@ -60,9 +55,9 @@ TEST_P(Step09AllocationFailure, ReportedReleasedAndRecovered) {
             << "device memory not released: " << (before - after) << " bytes fewer free";
     }
 
-    std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);
-    const auto report = tutorial::verify_gemm(a, b, c);
+    product.poison_c();
+    product.multiply(options);
+    const auto report = product.verify();
     EXPECT_TRUE(report.passed) << "after the failures: " << report.summary();
 }
 
@@ -79,20 +74,15 @@ INSTANTIATE_TEST_SUITE_P(Entries, Step09AllocationFailure,
 TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     TUTORIAL_REQUIRE_GPU();
     // Buffers of about 16 MiB per entry: more than the tolerance of the memory readings.
-    const Shape s{600, 640, 2100};
-    Matrix<float> a(s.m, s.k), b(s.k, s.n), c(s.m, s.n);
-    tutorial::fill_random(a, 610);
-    tutorial::fill_random(b, 611);
-    MultiGpuOptions options;
-    options.devices = {0, 0};
-    options.chunk_rows = 300;
-    options.panel_cols = 320;
-    step09::gemm(a.data(), b.data(), c.data(), s.m, s.n, s.k, options);  // contexts, workspaces
+    step09_test::HostProduct product({600, 640, 2100}, 610);
+    const Shape& s = product.shape;
+    MultiGpuOptions options = step09_test::tiled_options(300, 320, {0, 0});
+    product.multiply(options);  // contexts, workspaces
     const std::size_t before = step09_test::free_device_bytes(0);
 
     step09::Workspace workspace;
     const step09::Plan plan = step09::plan_for(s.m, s.n, s.k, options);
-    step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
+    product.multiply(plan, options, workspace);
     // At most both entries' whole plans (an entry that took no chunk holds less).
     ASSERT_LE(workspace.bytes(), 2 * plan.buffers.total_bytes());
     ASSERT_GT(workspace.bytes(), step09_test::kMemoryTolerance);
@@ -100,7 +90,7 @@ TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     {
         const step09::test_hooks::FailAllocationOnEntry fault(1);
         const std::exception_ptr error = step09_test::run_with_deadline(
-            [&] { step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace); }, 120);
+            [&] { product.multiply(plan, options, workspace); }, 120);
         ASSERT_TRUE(error) << "entry 1 could not allocate, yet gemm succeeded";
         EXPECT_THROW(std::rethrow_exception(error), tutorial::RuntimeFailure);
     }
@@ -109,8 +99,8 @@ TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     EXPECT_LE(before, after + step09_test::kMemoryTolerance)
         << "device memory not released: " << (before - after) << " bytes fewer free";
 
-    std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
-    step09::gemm(a.data(), b.data(), c.data(), plan, options, workspace);
-    const auto report = tutorial::verify_gemm(a, b, c);
+    product.poison_c();
+    product.multiply(plan, options, workspace);
+    const auto report = product.verify();
     EXPECT_TRUE(report.passed) << "after the failure: " << report.summary();
 }

@@ -1,6 +1,6 @@
 /// \file
-/// \brief The GPU test harness that every kernel step from step 06 on registers its kernels with:
-/// a C guarded by sentinels, misaligned pointers, exact integers, NaN rows and columns,
+/// \brief The GPU test harness that the float kernels of steps 05 to 08 register with: the worked
+/// example, a C guarded by sentinels, misaligned pointers, exact integers, NaN rows and columns,
 /// overwriting, repeatable bits and the shape suite. A step lists its kernels (KernelUnderTest)
 /// and calls TUTORIAL_KERNEL_SUITES once; the tests themselves stand here only.
 #pragma once
@@ -20,6 +20,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
 
@@ -35,6 +36,16 @@ struct KernelUnderTest {
 /// Lets GoogleTest print a kernel by its name.
 inline void PrintTo(const KernelUnderTest& kernel, std::ostream* out) {
     *out << kernel.name;
+}
+
+/// The name of a split-K or stream-K configuration of steps 07 and 08 in test names:
+/// t<tile>_s<splits>, then _streamk<workers> for stream-K.
+template <class Config>
+std::string split_k_name(const char* tile, const Config& config) {
+    std::string name = std::string("t") + tile + "_s" + std::to_string(config.splits);
+    if (config.workers != 0)
+        name += "_streamk" + std::to_string(config.workers);
+    return name;
 }
 
 /// Where each matrix starts inside its device allocation, in floats: 4 keeps hipMalloc's 16-byte
@@ -76,13 +87,33 @@ inline tutorial::Matrix<float> multiply_guarded(const KernelUnderTest& kernel,
     return c;
 }
 
-/// The same values as float or as int (exact for the small integers the tests use).
-template <class To, class From>
-tutorial::Matrix<To> converted(const tutorial::Matrix<From>& matrix) {
-    tutorial::Matrix<To> result(matrix.rows(), matrix.cols());
-    for (std::size_t i = 0; i < matrix.size(); ++i)
-        result.data()[i] = static_cast<To>(matrix.data()[i]);
-    return result;
+/// A product with one NaN among its inputs: the operands and C.
+struct NanProduct {
+    tutorial::Matrix<float> a, b, c;
+};
+
+/// Random operands of `shape` (seeds `seed` and `seed + 1`) with element (row, col) of `operand`,
+/// 'A' or 'B', set to NaN, multiplied with `kernel` (sentinel-guarded).
+inline NanProduct multiply_with_a_nan(const KernelUnderTest& kernel, const Shape& shape,
+                                      std::uint64_t seed, char operand, int row, int col) {
+    auto [a, b] = random_operands<float>(shape, seed, seed + 1);
+    (operand == 'A' ? a : b)(row, col) = std::numeric_limits<float>::quiet_NaN();
+    tutorial::Matrix<float> c = multiply_guarded(kernel, a, b);
+    return {a, b, c};
+}
+
+/// Fails the test at the first element of `c` that is not NaN where `nan_at(i, j)` says it must
+/// be, or not finite where it says it must not.
+template <class NanAt>
+void expect_nan_exactly_at(const tutorial::Matrix<float>& c, NanAt nan_at) {
+    for (int i = 0; i < c.rows(); ++i) {
+        for (int j = 0; j < c.cols(); ++j) {
+            if (nan_at(i, j))
+                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+            else
+                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
+        }
+    }
 }
 
 /// The common shapes: n or k not a multiple of 4 (the scalar path), multiples of 4 that are not
@@ -90,11 +121,18 @@ tutorial::Matrix<To> converted(const tutorial::Matrix<From>& matrix) {
 /// product, a short wide one, and two above 1000.
 inline const std::vector<Shape>& kernel_shapes() {
     static const std::vector<Shape> shapes = {
-        {1, 1, 1},          {3, 3, 2},         {7, 13, 5},     {17, 31, 13},   {64, 1, 33},
-        {1, 50, 40},        {40, 30, 1},       {129, 65, 257}, {33, 29, 31},   {64, 63, 65},
-        {1, 4, 4},          {100, 36, 20},     {260, 132, 36}, {256, 256, 64}, {4, 128, 12},
-        {131, 4, 1028},     {1, 1, 5000},      {64, 4096, 8},  {97, 101, 103}, {2, 2, 4096},
-        {1031, 1025, 1037}, {1028, 1024, 1036}};
+        {1, 1, 1},    {3, 3, 2},          {7, 13, 5},        {17, 31, 13},   {64, 1, 33},
+        {1, 50, 40},  {40, 30, 1},        {129, 65, 257},    {33, 29, 31},   {64, 63, 65},
+        {5, 7, 3},    {1, 4, 4},          {100, 36, 20},     {260, 132, 36}, {256, 256, 64},
+        {4, 128, 12}, {131, 4, 1028},     {1, 1, 5000},      {64, 4096, 8},  {97, 101, 103},
+        {2, 2, 4096}, {1031, 1025, 1037}, {1028, 1024, 1036}};
+    return shapes;
+}
+
+/// The shapes of the misaligned-pointer tests: n and k multiples of 4, partial tiles, and k both
+/// shorter and longer than a few K-slices.
+inline const std::vector<Shape>& misaligned_shapes() {
+    static const std::vector<Shape> shapes = {{68, 36, 44}, {132, 136, 20}, {132, 136, 200}};
     return shapes;
 }
 
@@ -108,20 +146,18 @@ using tutorial_test::KernelUnderTest;
 
 class KernelConfig : public testing::TestWithParam<KernelUnderTest> {};
 
+TEST_P(KernelConfig, WorkedExampleExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    const tutorial::Matrix<float> a = tutorial_test::worked_example_matrix<float>();
+    tutorial_test::expect_worked_example_product(tutorial_test::multiply_guarded(GetParam(), a, a));
+}
+
 TEST_P(KernelConfig, OverwritesInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
-    // Two multiplies into the same C: a kernel or reduction that adds to C would double it.
-    const int m = 70, n = 36, k = 300;
-    tutorial::Matrix<float> a(m, k), b(k, n), c(m, n);
-    tutorial::fill_random(a, 501);
-    tutorial::fill_random(b, 502);
-    tutorial::DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(c.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    for (int repeat = 0; repeat < 2; ++repeat)
-        GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
-    HIP_CHECK(hipDeviceSynchronize());
-    device_c.download(c);
+    // Two multiplies into a C of garbage: a kernel or reduction that adds to C would double it.
+    const auto [a, b] = tutorial_test::random_operands<float>({70, 36, 300}, 501, 502);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_over(
+        a, b, tutorial_test::garbage<float>(70, 36, 503), GetParam().launch, 2);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -129,19 +165,10 @@ TEST_P(KernelConfig, OverwritesInsteadOfAccumulating) {
 TEST_P(KernelConfig, SameInputsGiveTheSameBits) {
     TUTORIAL_REQUIRE_GPU();
     // Partial tiles are added in a fixed order, so repeated runs agree bit for bit.
-    const int m = 150, n = 260, k = 3000;
-    tutorial::Matrix<float> a(m, k), b(k, n), first(m, n), again(m, n);
-    tutorial::fill_random(a, 601);
-    tutorial::fill_random(b, 602);
-    tutorial::DeviceBuffer<float> device_a(a.size()), device_b(b.size()), device_c(first.size());
-    device_a.upload(a);
-    device_b.upload(b);
-    GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
-    device_c.download(first);
+    const auto [a, b] = tutorial_test::random_operands<float>({150, 260, 3000}, 601, 602);
+    const tutorial::Matrix<float> first = tutorial_test::multiply_guarded(GetParam(), a, b);
     for (int repeat = 0; repeat < 3; ++repeat) {
-        HIP_CHECK(hipMemset(device_c.get(), 0xFF, device_c.bytes()));
-        GetParam().launch(device_a.get(), device_b.get(), device_c.get(), m, n, k, nullptr);
-        device_c.download(again);
+        const tutorial::Matrix<float> again = tutorial_test::multiply_guarded(GetParam(), a, b);
         ASSERT_EQ(std::memcmp(first.data(), again.data(), first.bytes()), 0)
             << "run " << repeat + 2 << " differs from the first";
     }
@@ -151,26 +178,15 @@ TEST_P(KernelConfig, SameInputsGiveTheSameBits) {
 
 TEST_P(KernelConfig, NanInAMakesExactlyItsRowNan) {
     TUTORIAL_REQUIRE_GPU();
-    const int m = 131, n = 67, k = 517;
-    const int nan_row = 77, nan_col = 300;
-    tutorial::Matrix<float> a(m, k), b(k, n);
-    tutorial::fill_random(a, 701);
-    tutorial::fill_random(b, 702);
-    a(nan_row, nan_col) = std::numeric_limits<float>::quiet_NaN();
-    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(GetParam(), a, b);
-    for (int i = 0; i < m; ++i) {
-        for (int j = 0; j < n; ++j) {
-            if (i == nan_row)
-                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
-            else
-                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
-        }
-    }
+    const int nan_row = 77;
+    const auto [a, b, c] =
+        tutorial_test::multiply_with_a_nan(GetParam(), {131, 67, 517}, 701, 'A', nan_row, 300);
+    tutorial_test::expect_nan_exactly_at(c, [](int i, int) { return i == nan_row; });
     // The other rows are still right: check them with the NaN row of A zeroed.
     tutorial::Matrix<float> a_clean = a, c_clean = c;
-    for (int p = 0; p < k; ++p)
+    for (int p = 0; p < a.cols(); ++p)
         a_clean(nan_row, p) = 0.0f;
-    for (int j = 0; j < n; ++j)
+    for (int j = 0; j < c.cols(); ++j)
         c_clean(nan_row, j) = 0.0f;
     const auto report = tutorial::verify_gemm(a_clean, b, c_clean);
     EXPECT_TRUE(report.passed) << report.summary();
@@ -179,21 +195,10 @@ TEST_P(KernelConfig, NanInAMakesExactlyItsRowNan) {
 TEST_P(KernelConfig, NanInBMakesExactlyItsColumnNan) {
     TUTORIAL_REQUIRE_GPU();
     // n = 67: the NaN column is the last of C, next to the three columns packing adds.
-    const int m = 45, n = 67, k = 203;
-    const int nan_col = n - 1, nan_row = 150;
-    tutorial::Matrix<float> a(m, k), b(k, n);
-    tutorial::fill_random(a, 801);
-    tutorial::fill_random(b, 802);
-    b(nan_row, nan_col) = std::numeric_limits<float>::quiet_NaN();
-    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(GetParam(), a, b);
-    for (int i = 0; i < m; ++i) {
-        for (int j = 0; j < n; ++j) {
-            if (j == nan_col)
-                ASSERT_TRUE(std::isnan(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
-            else
-                ASSERT_TRUE(std::isfinite(c(i, j))) << "C(" << i << ", " << j << ") = " << c(i, j);
-        }
-    }
+    const int nan_col = 66;
+    const tutorial::Matrix<float> c =
+        tutorial_test::multiply_with_a_nan(GetParam(), {45, 67, 203}, 801, 'B', 150, nan_col).c;
+    tutorial_test::expect_nan_exactly_at(c, [](int, int j) { return j == nan_col; });
 }
 
 // ---- every kernel on every shape ----------------------------------------------------------------
@@ -204,9 +209,8 @@ class KernelShapes
 TEST_P(KernelShapes, RandomFloatsWithinTheBound) {
     TUTORIAL_REQUIRE_GPU();
     const auto& [kernel, s] = GetParam();
-    tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 1000 + s.m + s.k);
-    tutorial::fill_random(b, 2000 + s.n + s.k);
+    const auto [a, b] =
+        tutorial_test::random_operands<float>(s, 1000 + s.m + s.k, 2000 + s.n + s.k);
     const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(kernel, a, b);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
@@ -217,9 +221,7 @@ TEST_P(KernelShapes, SmallIntegersExactly) {
     // Integers in [-8, 8] and K < 2^18 keep every partial sum, and the sum of the partial tiles, an
     // integer below 2^24: exact in float whatever the order of the additions.
     const auto& [kernel, s] = GetParam();
-    tutorial::Matrix<int> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 3000 + s.m, -8, 8);
-    tutorial::fill_random(b, 4000 + s.n, -8, 8);
+    const auto [a, b] = tutorial_test::random_operands<int>(s, 3000 + s.m, 4000 + s.n, -8, 8);
     const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(
         kernel, tutorial_test::converted<float>(a), tutorial_test::converted<float>(b));
     const auto report = tutorial::verify_gemm(a, b, tutorial_test::converted<int>(c));
@@ -243,11 +245,8 @@ TEST_P(KernelMisaligned, FallsBackToScalarAccess) {
         offsets.b = 1;
     if (which == 2)
         offsets.c = 1;
-    for (const tutorial_test::Shape s :
-         {tutorial_test::Shape{68, 36, 44}, tutorial_test::Shape{132, 136, 200}}) {
-        tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
-        tutorial::fill_random(a, 5000 + which);
-        tutorial::fill_random(b, 6000 + which);
+    for (const tutorial_test::Shape& s : tutorial_test::misaligned_shapes()) {
+        const auto [a, b] = tutorial_test::random_operands<float>(s, 5000 + which, 6000 + which);
         const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(kernel, a, b, offsets);
         const auto report = tutorial::verify_gemm(a, b, c);
         EXPECT_TRUE(report.passed) << tutorial_test::shape_name(s) << ": " << report.summary();

@@ -24,9 +24,9 @@ namespace {
 const tutorial::StepDescription kStep{
     /*program=*/"step08_every_shape",
     /*summary=*/
-    "Step 08: every shape. Six block tiles (two thin ones and one for a single column), split-K, "
-    "stream-K and packing, with a rule that picks the configuration for each shape from the "
-    "waves of blocks it gives on this GPU.",
+    "Step 08: every shape. Nine block tiles (three thin ones and one for a single column), "
+    "split-K, stream-K and packing, with a rule that picks the configuration for each shape from "
+    "the waves of blocks it gives on this GPU.",
     /*worked_example=*/
     "A (3 x 6) times B (6 x 3) in float, packed: A's rows padded to 8 floats, B's to 4",
     /*default_size=*/1024,

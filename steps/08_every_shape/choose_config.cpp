@@ -15,12 +15,13 @@ namespace {
 // A multiprocessor holding fewer blocks than it can runs each a little faster, not in proportion:
 // its speed scales as the square root of the share of its slots in use.
 constexpr double kOccupancyExponent = 0.5;
-// What one float written or read by the split-K reduction costs, in multiply-adds: about twice
-// what streaming it alone costs, for the second kernel and the partial tiles written first.
-constexpr double kMultiplyAddsPerFloatMoved = 80.0;
-// The 8 x 4 tile does one multiply-add per float of A it reads where the rule takes it (a C of one
-// column), so its blocks stream A rather than multiply: a float of A costs what streaming it costs.
-constexpr double kDotMultiplyAddsPerFloat = 40.0;
+// What streaming one float from memory costs a multiprocessor, in multiply-adds. No tile is faster
+// than reading A and B once at this price; the 8 x 4 tile, which does one multiply-add per float of
+// A it reads, pays it for every float of A it reads.
+constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
+// What one float written or read by the split-K reduction costs: about twice what streaming it
+// alone costs, for the second kernel and the partial tiles written first.
+constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
 // [rule constants]
 
 using tutorial::ceil_div;
@@ -106,6 +107,14 @@ double busiest_work(long long blocks, double block_work, int multiprocessors, in
            (rest > 0 ? static_cast<double>(rest) * block_work / last_round_speed : 0.0);
 }
 
+// The least a multiply can cost: reading A and B once, spread over the multiprocessors that run
+// its blocks. Shapes with a thin C and a long K reach it, and then more splits only add traffic.
+double streaming_floor(int m, int n, int k, long long blocks, int multiprocessors) {
+    const double floats = (static_cast<double>(m) + n) * k;
+    return kMultiplyAddsPerFloatStreamed * floats /
+           static_cast<double>(std::min<long long>(blocks, multiprocessors));
+}
+
 }  // namespace
 
 Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& occupancy) {
@@ -128,9 +137,11 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         const double share = plan.workers > 0 ? static_cast<double>(plan.total) / plan.workers *
                                                     tile_floats * step06::kSlice
                                               : 0.0;
-        result.compute = (busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
-                          busiest_work(plan.workers, share, multiprocessors, resident)) /
-                         row.speed;
+        result.compute =
+            std::max((busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
+                      busiest_work(plan.workers, share, multiprocessors, resident)) /
+                         row.speed,
+                     streaming_floor(m, n, k, result.blocks, multiprocessors));
         // A worker writes at most two partial tiles, and the last one to finish a tile reads
         // its partial tiles back and writes C: about four tiles moved per worker.
         result.reduction =
@@ -147,12 +158,14 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         // or over as many as there are blocks when there are fewer.
         const double step = 4.0 * kDotLanes;
         const double block_work =
-            row.rows * std::ceil(split.depth / step) * step * kDotMultiplyAddsPerFloat;
+            row.rows * std::ceil(split.depth / step) * step * kMultiplyAddsPerFloatStreamed;
         result.compute = static_cast<double>(blocks) * block_work /
                          static_cast<double>(std::min<long long>(blocks, multiprocessors));
     } else {
         const double block_work = tile_floats * split.depth;
-        result.compute = busiest_work(blocks, block_work, multiprocessors, resident) / row.speed;
+        result.compute =
+            std::max(busiest_work(blocks, block_work, multiprocessors, resident) / row.speed,
+                     streaming_floor(m, n, k, blocks, multiprocessors));
     }
     // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
     result.reduction = split.count == 1 ? 0.0

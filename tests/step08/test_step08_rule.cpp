@@ -262,6 +262,25 @@ TEST(Step08Rule, FewRowsOrColumnsTakeAThinTile) {
     }
 }
 
+TEST(Step08Estimate, NothingCostsLessThanReadingAAndBOnce) {
+    // 4096 x 16 x 4096 as 128 x 16 split 32: 1024 blocks of 2048 x 128 multiply-adds, 8 on each
+    // multiprocessor at a time, cost less than streaming A and B once, (4096 + 16) x 4096 floats at
+    // 40 multiply-adds a float over 132 multiprocessors, so the estimate is that floor.
+    const double floor = 40.0 * (4096.0 + 16.0) * 4096.0 / 132.0;
+    const step08::Estimate split32 =
+        step08::estimate(4096, 16, 4096, {TileShape::t128x16, 32}, kH100);
+    EXPECT_NEAR(split32.compute, floor, 1e-6 * floor);
+    // At the floor, fewer splits only save reduction traffic: measured on the H100, split 16 ran
+    // at 1.01 of cuBLAS where 128 x 16 split 32 ran at 0.855 (step 08's notes).
+    const Config chosen = step08::choose_config(4096, 16, 4096, kH100);
+    EXPECT_LE(chosen.splits, 16);
+    EXPECT_EQ(chosen.tile, TileShape::t128x32);
+    // A big square is nowhere near it.
+    const step08::Estimate square =
+        step08::estimate(4096, 4096, 4096, {TileShape::t128x256, 1}, kH100);
+    EXPECT_GT(square.compute, 10.0 * 40.0 * 8192.0 * 4096.0 / 132.0);
+}
+
 TEST(Step08Rule, OneColumnTakesTheDotTile) {
     // Where C has one column and K gives each group of threads at least one step, the 8 x 4 tile
     // is the only candidate; with 2 to 5 columns, or K under 4 kDotLanes, it is never one.

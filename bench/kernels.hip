@@ -1,5 +1,9 @@
 #include "bench/kernels.hpp"
 
+#include <array>
+
+#include "common/per_device.hpp"
+
 #include "steps/01_serial_cpu/serial_gemm.hpp"
 #include "steps/02_naive_kernel/naive_gemm.hpp"
 #include "steps/03_tiled_2x2/tiled_gemm.hpp"
@@ -15,7 +19,7 @@ namespace {
 // Step 08 with the rule's configuration for each shape, one setting of it changed by `change`.
 tutorial::GemmLauncher<float> rule_with(void (*change)(step08::Config&)) {
     return [change](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-        step08::Config config = step08::choose_config(m, n, k, step08::occupancy());
+        step08::Config config = step08::chosen_config(m, n, k);
         change(config);
         step08::gemm(a, b, c, m, n, k, s, config);
     };
@@ -96,10 +100,14 @@ std::vector<Kernel> step_kernels() {
     kernels.push_back(
         {"08", "no-8x4",
          Launch([](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t s) {
-             step08::RuleScope scope;
-             scope.leave_out(step08::TileShape::t8x4);
-             step08::gemm(a, b, c, m, n, k, s,
-                          step08::choose_config(m, n, k, step08::occupancy(), scope));
+             // Chosen once per shape, as step08::gemm() chooses.
+             const step08::Config config =
+                 tutorial::once_per_device_and_key(std::array<int, 3>{m, n, k}, [&] {
+                     step08::RuleScope scope;
+                     scope.leave_out(step08::TileShape::t8x4);
+                     return step08::choose_config(m, n, k, step08::occupancy(), scope);
+                 });
+             step08::gemm(a, b, c, m, n, k, s, config);
          })});
     for (const step08::TileShape tile :
          {step08::TileShape::t256x128, step08::TileShape::t64x128, step08::TileShape::t64x64,

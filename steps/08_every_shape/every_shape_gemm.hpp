@@ -13,8 +13,13 @@ namespace step08 {
 /// (hipOccupancyMaxActiveBlocksPerMultiprocessor), asked once per device and remembered.
 Occupancy occupancy();
 
+/// The configuration choose_config() picks for an m x n x k multiply on the current device. The
+/// rule takes microseconds of host time, as long as a small multiply runs on the GPU, so it runs
+/// once per shape and device and later calls get the remembered choice.
+Config chosen_config(int m, int n, int k);
+
 /// Computes C = A·B on `stream` for row-major float matrices in device memory (A is m x k, B is
-/// k x n, C is m x n), with the configuration choose_config() picks for this shape on the current
+/// k x n, C is m x n), with the configuration chosen_config() gives this shape on the current
 /// device. C is overwritten, not accumulated into.
 ///
 /// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).

@@ -3,8 +3,8 @@
 // each tile of C home as soon as it is done, with copies and kernels on separate streams that
 // wait for each other through events. The tuning lives beside it, each part behind one call:
 // the first chunk in halves (first_chunk_halves.hpp), the first panels by a kernel
-// (panel_copy.hpp), the buffers kept between calls (workspace.hpp), and the schedule's formulas
-// (schedule.hpp).
+// (panel_copy.hpp), the buffers kept between calls (chunk_workspace.hpp), and the schedule's
+// formulas (schedule.hpp).
 #include "chunk_stream.hpp"
 
 #include <hip/hip_runtime.h>

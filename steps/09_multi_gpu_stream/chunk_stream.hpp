@@ -7,8 +7,8 @@
 #include <chrono>
 #include <cstddef>
 
+#include "chunk_workspace.hpp"
 #include "multi_gpu_gemm.hpp"
-#include "workspace.hpp"
 
 namespace step09 {
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "chunk_stream.hpp"
+#include "chunk_workspace.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "host_registration.hpp"
-#include "workspace.hpp"
 
 namespace step09 {
 namespace {

@@ -125,7 +125,7 @@ class Workspace {
     /// Frees every buffer; the next call allocates again.
     void release();
 
-    struct Entry;  ///< one device entry's buffers (defined in workspace.hpp)
+    struct Entry;  ///< one device entry's buffers (defined in chunk_workspace.hpp)
     /// The buffers of entry `index` (empty ones for an entry not seen before).
     Entry& entry(std::size_t index);
 

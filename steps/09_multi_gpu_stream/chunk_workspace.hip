@@ -1,4 +1,4 @@
-#include "workspace.hpp"
+#include "chunk_workspace.hpp"
 
 #include <memory>
 

@@ -78,10 +78,12 @@ int report_worked_example(const Options& options, const std::string& title, cons
     return report.passed ? kExitVerified : kExitVerificationFailed;
 }
 
-/// The end of every general multiply, the same in every step: verifies C against the reference
-/// unless --no-verify (`report` then says "passed" or "FAILED"), prints the verification's summary,
-/// the step's own `extra_lines` if it has any and the timing report, all unless --quiet, and always
-/// the RESULT line. Returns kExitVerified, or kExitVerificationFailed when C is wrong.
+/// The end of every general multiply, the same in every step: verifies C unless --no-verify
+/// (`report` then says "passed" or "FAILED"), element by element against the double reference up to
+/// VerifyOptions::max_reference_work multiply-adds and by Freivalds' check (freivalds.hpp) of all
+/// of C above that, prints the verification's summary, the step's own `extra_lines` if it has any
+/// and the timing report, all unless --quiet, and always the RESULT line. Returns kExitVerified, or
+/// kExitVerificationFailed when C is wrong.
 int report_general_multiply(const Options& options, RunReport report, const Matrix<float>& a,
                             const Matrix<float>& b, const Matrix<float>& c,
                             const std::function<void(std::ostream&)>& extra_lines = {});

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <new>
 #include <sstream>
@@ -132,6 +133,37 @@ TEST(GeneralMultiplyTail, VerifiesThenPrintsExtraLinesReportAndResultInThatOrder
     EXPECT_LT(extra, timing) << out;
     EXPECT_LT(timing, result) << out;
     EXPECT_NE(out.find("\"verification\": \"passed\"}\n"), std::string::npos) << out;
+}
+
+TEST(GeneralMultiplyTail, AboveTheReferencesWorkFreivaldsChecksAllOfC) {
+    // 700 x 800 x 600 is 3.36e8 multiply-adds, more than the reference is given: all of C is
+    // checked by Freivalds' check, and the summary says so. Small integers keep C exact in float.
+    tutorial::Matrix<float> a(700, 600), b(600, 800);
+    tutorial::fill_random(a, 3, -4.0f, 4.0f);
+    tutorial::fill_random(b, 4, -4.0f, 4.0f);
+    for (auto* m : {&a, &b})
+        for (std::size_t i = 0; i < m->size(); ++i)
+            m->data()[i] = std::round(m->data()[i]);
+    tutorial::Matrix<float> c(700, 800);
+    for (int i = 0; i < 700; ++i)
+        for (int p = 0; p < 600; ++p)
+            for (int j = 0; j < 800; ++j)
+                c(i, j) += a(i, p) * b(p, j);
+    const auto run = [&] {
+        testing::internal::CaptureStdout();
+        const int exit_code =
+            tutorial::report_general_multiply(tutorial::Options{}, timed_report(), a, b, c);
+        return std::make_pair(testing::internal::GetCapturedStdout(), exit_code);
+    };
+    const auto [out, exit_code] = run();
+    EXPECT_EQ(exit_code, tutorial::kExitVerified);
+    EXPECT_EQ(out.find("verification passed: Freivalds' check, 20 trials"), 0u) << out;
+    EXPECT_NE(out.find("all 700 rows equal"), std::string::npos) << out;  // floats holding integers
+    c(699, 0) += 1.0f;
+    const auto [wrong, wrong_exit] = run();
+    EXPECT_EQ(wrong_exit, tutorial::kExitVerificationFailed);
+    EXPECT_EQ(wrong.find("verification FAILED: Freivalds' check"), 0u) << wrong;
+    EXPECT_NE(wrong.find("worst row 699"), std::string::npos) << wrong;
 }
 
 TEST(GeneralMultiplyTail, AWrongProductFailsInTheSummaryTheResultAndTheExitCode) {

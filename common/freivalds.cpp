@@ -1,0 +1,163 @@
+#include "common/freivalds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "common/verify.hpp"
+
+namespace tutorial {
+namespace {
+
+// y = M·x in double, for a rows x cols matrix M stored row by row.
+template <typename T>
+std::vector<double> times(const Matrix<T>& m, const std::vector<double>& x, bool absolute) {
+    std::vector<double> y(static_cast<std::size_t>(m.rows()), 0.0);
+    for (int i = 0; i < m.rows(); ++i) {
+        const T* row = m.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m.cols());
+        double sum = 0.0;
+        for (int j = 0; j < m.cols(); ++j) {
+            const double value = static_cast<double>(row[j]);
+            sum += (absolute ? std::fabs(value) : value) * x[static_cast<std::size_t>(j)];
+        }
+        y[static_cast<std::size_t>(i)] = sum;
+    }
+    return y;
+}
+
+// Whether a right C is exact: integers always; floating-point operands that hold integers only
+// and whose every partial sum is an integer below 2^digits (each row's sum of |a| times the
+// largest |b| bounds them), which the format then holds exactly in any order of summation.
+template <typename T>
+bool exact_product(const Matrix<T>& a, const Matrix<T>& b) {
+    if constexpr (std::is_integral_v<T>) {
+        return true;
+    } else {
+        const auto whole = [](T value) {
+            return std::isfinite(value) && std::trunc(value) == value;
+        };
+        double largest_b = 0.0;
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            if (!whole(b.data()[i]))
+                return false;
+            largest_b = std::max(largest_b, std::fabs(static_cast<double>(b.data()[i])));
+        }
+        const double limit = std::ldexp(1.0, std::numeric_limits<T>::digits);
+        const std::vector<double> ones(static_cast<std::size_t>(a.cols()), 1.0);
+        for (int i = 0; i < a.rows(); ++i) {
+            double row_sum = 0.0;
+            for (int p = 0; p < a.cols(); ++p) {
+                const T value = a(i, p);
+                if (!whole(value))
+                    return false;
+                row_sum += std::fabs(static_cast<double>(value));
+            }
+            if (row_sum * largest_b >= limit)
+                return false;
+        }
+        return true;
+    }
+}
+
+}  // namespace
+
+template <typename T>
+FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
+                                const FreivaldsOptions& options) {
+    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
+        throw std::invalid_argument("freivalds_check: shapes of A, B and C do not fit together");
+    if (options.trials < 1)
+        throw std::invalid_argument("freivalds_check: at least one trial, not " +
+                                    std::to_string(options.trials));
+    const int m = a.rows();
+    const int k = a.cols();
+    const int n = b.cols();
+    FreivaldsReport report;
+    report.exact = exact_product(a, b);
+    report.rows = m;
+    report.k = k;
+    // The bounds do not depend on the signs: (|A|·|B|·1)_i and (|C|·1)_i.
+    const std::vector<double> ones(static_cast<std::size_t>(n), 1.0);
+    const std::vector<double> magnitude = times(a, times(b, ones, true), true);
+    const std::vector<double> c_magnitude = times(c, ones, true);
+    // Exact products: every sum of A·(B·x) is at most (|A|·|B|·1)_i in size, so below 2^53
+    // double computes it exactly, and a right C gives exactly the same C·x.
+    double factor = 0.0;
+    double slack = 0.0;
+    if (report.exact) {
+        for (const double value : magnitude) {
+            if (value >= std::ldexp(1.0, std::numeric_limits<double>::digits))
+                throw std::invalid_argument(
+                    "freivalds_check: integer products this large are not exact in double");
+        }
+    } else {
+        factor = 2.0 * gamma_k(k, std::numeric_limits<T>::epsilon() / 2.0);
+        // The check's own double arithmetic: sums of n + k terms, on both sides.
+        slack = 2.0 * gamma_k(n + k, std::numeric_limits<double>::epsilon() / 2.0);
+    }
+    std::mt19937_64 random(options.seed);
+    double worst_ratio = -1.0;
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (int trial = 0; trial < options.trials && report.passed; ++trial) {
+        for (double& sign : x)
+            sign = (random() & 1u) != 0 ? 1.0 : -1.0;
+        const std::vector<double> cx = times(c, x, false);
+        const std::vector<double> abx = times(a, times(b, x, false), false);
+        ++report.trials;
+        for (int i = 0; i < m; ++i) {
+            const auto r = static_cast<std::size_t>(i);
+            const double difference = std::fabs(cx[r] - abx[r]);
+            const double bound = factor * magnitude[r] + slack * (magnitude[r] + c_magnitude[r]);
+            const bool ok = std::isfinite(cx[r]) && difference <= bound;
+            const double ratio = !std::isfinite(difference)
+                                     ? std::numeric_limits<double>::infinity()
+                                 : bound > 0.0      ? difference / bound
+                                 : difference > 0.0 ? std::numeric_limits<double>::infinity()
+                                                    : 0.0;
+            if (ratio > worst_ratio || (!ok && report.passed)) {
+                worst_ratio = ratio;
+                report.worst_trial = trial;
+                report.worst_row = i;
+                report.worst_difference = difference;
+                report.worst_bound = bound;
+            }
+            if (!ok)
+                report.passed = false;
+        }
+    }
+    return report;
+}
+
+std::string FreivaldsReport::summary() const {
+    std::ostringstream out;
+    out.precision(3);
+    out << "verification " << (passed ? "passed" : "FAILED") << ": Freivalds' check, " << trials
+        << (trials == 1 ? " trial" : " trials")
+        << " of C·x against A·(B·x) with random signs x, all " << rows << " rows";
+    if (exact) {
+        out << (passed ? " equal" : " not all equal");
+    } else {
+        out << (passed ? " within" : " not all within")
+            << " |C·x - A·(B·x)|_i <= 2 gamma_K (|A||B|·1)_i, K = " << k;
+    }
+    if (worst_row >= 0 && !(passed && exact)) {
+        out << "; worst row " << worst_row << " (trial " << worst_trial + 1 << "): difference "
+            << worst_difference << ", bound " << worst_bound;
+    }
+    return out.str();
+}
+
+template FreivaldsReport freivalds_check(const Matrix<float>&, const Matrix<float>&,
+                                         const Matrix<float>&, const FreivaldsOptions&);
+template FreivaldsReport freivalds_check(const Matrix<double>&, const Matrix<double>&,
+                                         const Matrix<double>&, const FreivaldsOptions&);
+template FreivaldsReport freivalds_check(const Matrix<int>&, const Matrix<int>&, const Matrix<int>&,
+                                         const FreivaldsOptions&);
+
+}  // namespace tutorial

@@ -1,0 +1,62 @@
+/// \file
+/// \brief Freivalds' check of a product: all of C against A·B in O(n^2) per trial, for products
+/// too large for the O(n^3) reference.
+///
+/// Each trial draws a vector x of random signs (+1 or -1) and compares C·x with A·(B·x), both
+/// computed in double. Row i differs by d_i = sum_j (c_ij - (AB)_ij) x_j. For floats the check
+/// accepts |d_i| <= 2 gamma_K (|A|·|B|·1)_i, the sum over the row of the element-wise bound of
+/// verify.hpp, so a C that passes the element-wise check passes this one; a small slack for the
+/// double arithmetic of the check itself is added. Integer results must give d_i = 0, which double
+/// computes exactly while (|A|·|B|·1)_i stays below 2^53. So must floats that hold integers only,
+/// where every row's sum of |a| times the largest |b| stays below 2^24 (2^53 for double): every
+/// partial sum of a right C is then an integer the format holds, so C is exact.
+///
+/// The float bound is the sum of a row's element-wise bounds, so it lets a wrong element through
+/// that the element-wise check would catch: at 1500 x 1700 x 48 in [-1, 1] a row's bound is about
+/// 0.1. Integer-valued inputs make the check exact at any size.
+///
+/// What it catches: one wrong element c_ij in a row changes d_i by exactly its error times
+/// x_j = +-1, so it is found in every trial once the error is larger than the row's bound. Several
+/// wrong elements in one row can cancel, but for one draw of signs with probability at most 1/2,
+/// so t trials all miss them with probability at most 2^-t.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/matrix.hpp"
+
+namespace tutorial {
+
+/// Settings of `freivalds_check`.
+struct FreivaldsOptions {
+    int trials = 20;         ///< random sign vectors tried; misses are at most 2^-trials likely
+    std::uint64_t seed = 1;  ///< seed of the sign vectors
+};
+
+/// What Freivalds' check found; `summary()` is the sentence the programs print.
+struct FreivaldsReport {
+    bool passed = true;
+    bool exact =
+        false;       ///< the product is exact (integers, or floats holding integers): no tolerance
+    int trials = 0;  ///< trials run (the check stops at the first failing one)
+    int rows = 0;    ///< rows of C, all of them checked in every trial
+    int k = 0;
+    // The worst row: the largest |d_i| relative to its bound, over all trials.
+    int worst_trial = -1;
+    int worst_row = -1;
+    double worst_difference = 0.0;
+    double worst_bound = 0.0;
+
+    /// One line: passed or FAILED, the trials, and the worst row.
+    std::string summary() const;
+};
+
+/// Freivalds' check of C = A·B (A m x k, B k x n, C m x n). Throws std::invalid_argument when the
+/// shapes do not fit together, `options.trials` is not positive, or integer operands are so large
+/// that (|A|·|B|·1)_i reaches 2^53.
+template <typename T>
+FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
+                                const FreivaldsOptions& options = {});
+
+}  // namespace tutorial

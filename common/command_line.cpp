@@ -33,12 +33,9 @@ long long parse_whole_number(const std::string& option, const std::string& text,
 namespace {
 
 void check_matrix_fits(const char* name, long long rows, long long cols) {
-    if (rows * cols > kMaxMatrixElements) {
-        throw UsageError(std::string(name) + " would be " + std::to_string(rows) + " x " +
-                         std::to_string(cols) + " = " + std::to_string(rows * cols) +
-                         " elements; the kernels index with 32-bit ints, so at most " +
-                         std::to_string(kMaxMatrixElements) + " elements per matrix");
-    }
+    const std::string problem = too_many_elements(name, rows, cols);
+    if (!problem.empty())
+        throw UsageError(problem);
 }
 
 // "1024" on every route, or "1024; 512 when HIP runs on the CPU": --help reads the same on every

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/index_limits.hpp"
 
 namespace tutorial {
 
@@ -22,9 +23,6 @@ namespace tutorial {
 /// the smallest tile of the tutorial (2 x 2) one launch covers 131070 rows: 65536 keeps every
 /// kernel within one launch.
 constexpr long long kMaxDimension = 65536;
-/// The most elements one matrix may have: the kernels index with 32-bit ints.
-constexpr long long kMaxMatrixElements = 2147483647LL;
-
 /// An option only one step has, such as step 09's --device-memory. Its value reaches the step as
 /// text (Options::extra), and the step converts it, throwing UsageError with the option's name.
 struct ExtraOption {

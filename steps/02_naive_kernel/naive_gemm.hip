@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 
 namespace step02 {
 namespace {
@@ -66,6 +67,7 @@ void check_arguments(int m, int n, int k, int block_edge) {
         throw std::invalid_argument("step02: block_edge must be between 1 and 32, not " +
                                     std::to_string(block_edge));
     }
+    tutorial::check_32bit_indexing("step02", m, n, k);
 }
 
 // [launch]
@@ -90,6 +92,7 @@ void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream,
     // An empty C has nothing to compute, and a grid of zero blocks is not a valid launch.
     if (m == 0 || n == 0)
         return;
+    tutorial::check_grid_y("step02::gemm", "m", m, block_edge);
     launch_over<T>(naive_gemm_kernel<T>, /*x_extent=*/n, /*y_extent=*/m, block_edge, stream, a, b,
                    c, m, n, k);
 }
@@ -100,6 +103,7 @@ void gemm_swapped_mapping(const T* a, const T* b, T* c, int m, int n, int k, hip
     check_arguments(m, n, k, block_edge);
     if (m == 0 || n == 0)
         return;
+    tutorial::check_grid_y("step02::gemm_swapped_mapping", "n", n, block_edge);
     launch_over<T>(swapped_mapping_kernel<T>, /*x_extent=*/m, /*y_extent=*/n, block_edge, stream, a,
                    b, c, m, n, k);
 }

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "common/index_limits.hpp"
 #include "tiling.hpp"
 
 namespace step03 {
@@ -13,6 +14,8 @@ void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream)
     if (m < 0 || n < 0 || k < 0) {
         throw std::invalid_argument("step03::gemm: negative size");
     }
+    tutorial::check_32bit_indexing("step03::gemm", m, n, k);
+    tutorial::check_grid_y("step03::gemm", "m", m, kTile);
     if (m == 0 || n == 0) {
         return;  // an empty C: nothing to launch, and a grid of zero blocks is not a valid launch
     }

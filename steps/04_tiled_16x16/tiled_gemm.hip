@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 
 namespace step04 {
 namespace {
@@ -50,6 +51,7 @@ void launch_tiled(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t
     if (m == 0 || n == 0) {
         return;  // an empty C: nothing to launch
     }
+    tutorial::check_grid_y("step04::gemm", "m", m, kTile);
     const dim3 block(kTile, kTile);
     const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile);
     hipLaunchKernelGGL((tiled_gemm_kernel<T, kTile>), grid, block, 0, stream, a, b, c, m, n, k);
@@ -65,6 +67,7 @@ void gemm(const T* a, const T* b, T* c, int m, int n, int k, hipStream_t stream,
     if (m < 0 || n < 0 || k < 0) {
         throw std::invalid_argument("step04::gemm: negative size");
     }
+    tutorial::check_32bit_indexing("step04::gemm", m, n, k);
     // kTile is a compile-time constant inside the kernel, so each supported size is its own kernel.
     switch (tile) {
         case 8:

@@ -6,6 +6,7 @@
 
 #include "common/float4_access.hpp"
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 #include "common/rounding.hpp"
 
 namespace step05 {
@@ -361,6 +362,9 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     if (m < 0 || n < 0 || k < 0) {
         throw std::invalid_argument("step05::gemm: negative size");
     }
+    tutorial::check_32bit_indexing("step05::gemm", m, n, k);
+    const bool small_tiles = variant == Variant::seed || variant == Variant::lds_ab;
+    tutorial::check_grid_y("step05::gemm", "m", m, small_tiles ? 4 * block : kBlockTile);
     if (m == 0 || n == 0)
         return;  // C is empty: nothing to launch
     // float4 needs rows that start on 16-byte boundaries: n and k multiples of 4, aligned pointers.

@@ -174,6 +174,15 @@ TEST(Step02, RefusesNegativeSizes) {
     }
 }
 
+TEST(Step02, RefusesSizesItCannotIndex) {
+    for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
+        SCOPED_TRACE(mapping_name(mapping));
+        const bool columns_on_y = mapping == Mapping::kSwapped;
+        tutorial_test::expect_unindexable_sizes_rejected(launcher<float>(mapping), columns_on_y);
+        tutorial_test::expect_unindexable_sizes_rejected(launcher<int>(mapping), columns_on_y);
+    }
+}
+
 TEST(Step02, EmptyProductLaunchesNothing) {
     for (Mapping mapping : {Mapping::kCoalesced, Mapping::kSwapped}) {
         SCOPED_TRACE(mapping_name(mapping));

@@ -106,6 +106,11 @@ TEST(Step03Gemm, RejectsNegativeSizes) {
     tutorial_test::expect_negative_sizes_rejected<int>(step03::gemm<int>);
 }
 
+TEST(Step03Gemm, RejectsSizesItCannotIndex) {
+    tutorial_test::expect_unindexable_sizes_rejected<float>(step03::gemm<float>);
+    tutorial_test::expect_unindexable_sizes_rejected<int>(step03::gemm<int>);
+}
+
 TEST(Step03Gemm, EmptyProductLaunchesNothing) {
     tutorial_test::expect_empty_product_launches_nothing<float>(step03::gemm<float>);
     tutorial_test::expect_empty_product_launches_nothing<int>(step03::gemm<int>);

@@ -155,6 +155,14 @@ TEST(Step04Gemm, RejectsNegativeSizes) {
     }
 }
 
+TEST(Step04Gemm, RejectsSizesItCannotIndex) {
+    for (const int tile : kTiles) {
+        SCOPED_TRACE("tile " + std::to_string(tile));
+        tutorial_test::expect_unindexable_sizes_rejected(launcher<float>(tile));
+        tutorial_test::expect_unindexable_sizes_rejected(launcher<int>(tile));
+    }
+}
+
 TEST(Step04Gemm, EmptyProductLaunchesNothing) {
     for (const int tile : kTiles) {
         SCOPED_TRACE("tile " + std::to_string(tile));

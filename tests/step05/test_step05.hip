@@ -62,6 +62,13 @@ TEST(Step05Gemm, RejectsNegativeSizes) {
     }
 }
 
+TEST(Step05Gemm, RejectsSizesItCannotIndex) {
+    for (const KernelUnderTest& kernel : step05_kernels()) {
+        SCOPED_TRACE(kernel.name);
+        tutorial_test::expect_unindexable_sizes_rejected(kernel.launch);
+    }
+}
+
 TEST(Step05Gemm, EmptyProductLaunchesNothing) {
     tutorial_test::expect_empty_product_launches_nothing<float>(
         [](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {

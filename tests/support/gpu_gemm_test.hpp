@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "common/device_buffer.hpp"
@@ -15,6 +16,7 @@
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
+#include "tests/support/exception_message.hpp"
 #include "tests/support/shapes.hpp"
 
 namespace tutorial_test {
@@ -127,6 +129,29 @@ void expect_negative_sizes_rejected(const tutorial::GemmLauncher<T>& launch) {
                      std::invalid_argument)
             << shape_name(s);
     }
+}
+
+/// Sizes that kernels indexing with 32-bit ints (steps 02-05) cannot reach are refused with
+/// std::invalid_argument naming the limit, before any HIP call (null pointers, no GPU needed): A, B
+/// or C past 2^31 - 1 elements, and a C whose rows (or, with `columns_on_y`, columns) need more
+/// than 65535 blocks along the grid's y.
+template <typename T>
+void expect_unindexable_sizes_rejected(const tutorial::GemmLauncher<T>& launch,
+                                       bool columns_on_y = false) {
+    for (const Shape s : {Shape{70000, 32768, 64}, Shape{70000, 64, 32768}, Shape{64, 70000, 32768},
+                          Shape{46341, 46341, 1}}) {
+        const std::string message =
+            message_of([&] { launch(nullptr, nullptr, nullptr, s.m, s.n, s.k, nullptr); });
+        EXPECT_NE(message.find("at most 2147483647 elements per matrix"), std::string::npos)
+            << shape_name(s) << ": " << message;
+    }
+    // 2^31 - 1 rows (or columns) of one element: every matrix fits 32-bit indexing, the grid does
+    // not.
+    const Shape tall = columns_on_y ? Shape{1, 2147483647, 1} : Shape{2147483647, 1, 1};
+    const std::string message =
+        message_of([&] { launch(nullptr, nullptr, nullptr, tall.m, tall.n, tall.k, nullptr); });
+    EXPECT_NE(message.find("a grid has at most 65535"), std::string::npos)
+        << shape_name(tall) << ": " << message;
 }
 
 /// An empty C (m or n zero) returns before any launch, so null pointers are never touched.

@@ -142,17 +142,19 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
     options.timing = !raw.no_timing;
     const RouteDefaults defaults = route_defaults(step, hip_runs_on_cpu());
     const long long size =
-        raw.size.empty() ? defaults.size : parse_whole_number("--size", raw.size, 1, kMaxDimension);
+        raw.size.empty() ? defaults.size : parse_whole_number("--size", raw.size, 1, step.max_size);
     auto dimension = [&](const char* option, const std::string& text) {
         return static_cast<int>(text.empty() ? size
-                                             : parse_whole_number(option, text, 1, kMaxDimension));
+                                             : parse_whole_number(option, text, 1, step.max_size));
     };
     options.m = dimension("-m", raw.m);
     options.n = dimension("-n", raw.n);
     options.k = dimension("-k", raw.k);
-    check_matrix_fits("A (m x k)", options.m, options.k);
-    check_matrix_fits("B (k x n)", options.k, options.n);
-    check_matrix_fits("C (m x n)", options.m, options.n);
+    if (step.int_indexing) {
+        check_matrix_fits("A (m x k)", options.m, options.k);
+        check_matrix_fits("B (k x n)", options.k, options.n);
+        check_matrix_fits("C (m x n)", options.m, options.n);
+    }
 
     if (!step.block_sizes.empty()) {
         options.block = step.block_sizes.front();

@@ -42,6 +42,12 @@ struct StepDescription {
     std::string block_help;        ///< what -b means in this step
     bool multi_device = false;     ///< --devices takes a list (step 09) instead of one --device
     std::vector<ExtraOption> extra_options;  ///< options of this step alone
+    /// The largest m, n or k the step's library takes: kMaxDimension where the kernels index with
+    /// ints (steps 01-05), more from step 06 on.
+    long long max_size = kMaxDimension;
+    /// Whether each of A, B and C must stay within kMaxMatrixElements (kernels that index with
+    /// ints); steps 06 onwards address the matrices in 64 bits and take any number of elements.
+    bool int_indexing = true;
 };
 
 /// On the CPU route (`GPU_RUNTIME=CPU`) the HIP kernels run on the CPU, hundreds of times slower

@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -15,19 +16,45 @@
 namespace tutorial {
 namespace {
 
-// y = M·x in double, for a rows x cols matrix M stored row by row.
-template <typename T>
-std::vector<double> times(const Matrix<T>& m, const std::vector<double>& x, bool absolute) {
-    std::vector<double> y(static_cast<std::size_t>(m.rows()), 0.0);
-    for (int i = 0; i < m.rows(); ++i) {
-        const T* row = m.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m.cols());
-        double sum = 0.0;
-        for (int j = 0; j < m.cols(); ++j) {
-            const double value = static_cast<double>(row[j]);
-            sum += (absolute ? std::fabs(value) : value) * x[static_cast<std::size_t>(j)];
-        }
-        y[static_cast<std::size_t>(i)] = sum;
+// Runs body(begin, end) over row ranges of [0, rows), on several threads when there is enough
+// work: the check streams gigabytes of A and C where it matters.
+template <class Body>
+void over_rows(int rows, double work, const Body& body) {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const int threads = work < 1.0e7 ? 1 : static_cast<int>(std::min<unsigned>(hardware, 64u));
+    if (threads == 1 || rows < 2 * threads) {
+        body(0, rows);
+        return;
     }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        const int begin = static_cast<int>(static_cast<long long>(rows) * t / threads);
+        const int end = static_cast<int>(static_cast<long long>(rows) * (t + 1) / threads);
+        pool.emplace_back([&body, begin, end] { body(begin, end); });
+    }
+    for (std::thread& thread : pool)
+        thread.join();
+}
+
+// Y = M·X in double for a rows x cols matrix M and a cols x t matrix X, both stored row by row:
+// all t trials in one pass over M. With `absolute`, |M| instead of M.
+template <typename T>
+std::vector<double> times(const Matrix<T>& m, const std::vector<double>& x, int t, bool absolute) {
+    std::vector<double> y(static_cast<std::size_t>(m.rows()) * t, 0.0);
+    over_rows(m.rows(), static_cast<double>(m.rows()) * m.cols() * t, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            const T* row =
+                m.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m.cols());
+            double* out = y.data() + static_cast<std::size_t>(i) * t;
+            for (int j = 0; j < m.cols(); ++j) {
+                const double value = static_cast<double>(row[j]);
+                const double factor = absolute ? std::fabs(value) : value;
+                const double* signs = x.data() + static_cast<std::size_t>(j) * t;
+                for (int s = 0; s < t; ++s)
+                    out[s] += factor * signs[s];
+            }
+        }
+    });
     return y;
 }
 
@@ -84,8 +111,8 @@ FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Ma
     report.k = k;
     // The bounds do not depend on the signs: (|A|·|B|·1)_i and (|C|·1)_i.
     const std::vector<double> ones(static_cast<std::size_t>(n), 1.0);
-    const std::vector<double> magnitude = times(a, times(b, ones, true), true);
-    const std::vector<double> c_magnitude = times(c, ones, true);
+    const std::vector<double> magnitude = times(a, times(b, ones, 1, true), 1, true);
+    const std::vector<double> c_magnitude = times(c, ones, 1, true);
     // Exact products: every sum of A·(B·x) is at most (|A|·|B|·1)_i in size, so below 2^53
     // double computes it exactly, and a right C gives exactly the same C·x.
     double factor = 0.0;
@@ -101,20 +128,25 @@ FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Ma
         // The check's own double arithmetic: sums of n + k terms, on both sides.
         slack = 2.0 * gamma_k(n + k, std::numeric_limits<double>::epsilon() / 2.0);
     }
+    // The signs of trial s are column s of X (n x t): drawn trial by trial, so that a trial's
+    // signs depend on the seed and the trials before it only.
+    const int t = options.trials;
+    std::vector<double> x(static_cast<std::size_t>(n) * t);
     std::mt19937_64 random(options.seed);
+    for (int s = 0; s < t; ++s)
+        for (int j = 0; j < n; ++j)
+            x[static_cast<std::size_t>(j) * t + s] = (random() & 1u) != 0 ? 1.0 : -1.0;
+    const std::vector<double> cx = times(c, x, t, false);
+    const std::vector<double> abx = times(a, times(b, x, t, false), t, false);
+    report.trials = t;
     double worst_ratio = -1.0;
-    std::vector<double> x(static_cast<std::size_t>(n));
-    for (int trial = 0; trial < options.trials && report.passed; ++trial) {
-        for (double& sign : x)
-            sign = (random() & 1u) != 0 ? 1.0 : -1.0;
-        const std::vector<double> cx = times(c, x, false);
-        const std::vector<double> abx = times(a, times(b, x, false), false);
-        ++report.trials;
-        for (int i = 0; i < m; ++i) {
-            const auto r = static_cast<std::size_t>(i);
-            const double difference = std::fabs(cx[r] - abx[r]);
-            const double bound = factor * magnitude[r] + slack * (magnitude[r] + c_magnitude[r]);
-            const bool ok = std::isfinite(cx[r]) && difference <= bound;
+    for (int i = 0; i < m; ++i) {
+        const auto r = static_cast<std::size_t>(i);
+        const double bound = factor * magnitude[r] + slack * (magnitude[r] + c_magnitude[r]);
+        for (int s = 0; s < t; ++s) {
+            const double got = cx[r * t + s];
+            const double difference = std::fabs(got - abx[r * t + s]);
+            const bool ok = std::isfinite(got) && difference <= bound;
             const double ratio = !std::isfinite(difference)
                                      ? std::numeric_limits<double>::infinity()
                                  : bound > 0.0      ? difference / bound
@@ -122,7 +154,7 @@ FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Ma
                                                     : 0.0;
             if (ratio > worst_ratio || (!ok && report.passed)) {
                 worst_ratio = ratio;
-                report.worst_trial = trial;
+                report.worst_trial = s;
                 report.worst_row = i;
                 report.worst_difference = difference;
                 report.worst_bound = bound;

@@ -35,6 +35,8 @@ const tutorial::StepDescription kStep{
       "the block tile: auto (128x256 when its tiles fill the GPU once, else 128x128), " +
           step06::tile_choices(),
       "auto"}},
+    /*max_size=*/step06::kMaxSize,
+    /*int_indexing=*/false,
 };
 
 int run_worked_example(const tutorial::Options& options) {

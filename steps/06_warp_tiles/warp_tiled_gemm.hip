@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 #include "common/per_device.hpp"
 #include "common/rounding.hpp"
 #include "main_loop.hpp"
@@ -45,11 +46,20 @@ void launch(const float* a, const float* b, float* c, int m, int n, int k, hipSt
 }  // namespace
 
 void check_sizes(const char* step, int m, int n, int k) {
-    if (m < 0 || n < 0 || k < 0) {
-        throw std::invalid_argument(std::string(step) +
-                                    ": sizes must not be negative, got m = " + std::to_string(m) +
-                                    ", n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    const std::string sizes =
+        "m = " + std::to_string(m) + ", n = " + std::to_string(n) + ", k = " + std::to_string(k);
+    if (m < 0 || n < 0 || k < 0)
+        throw std::invalid_argument(std::string(step) + ": sizes must not be negative, got " +
+                                    sizes);
+    if (m > kMaxSize || n > kMaxSize || k > kMaxSize) {
+        throw std::invalid_argument(
+            std::string(step) + ": m, n and k may be at most " + std::to_string(kMaxSize) +
+            " (2^31 - 2^16, for the int counts of tiles and slices), got " + sizes);
     }
+}
+
+void check_rows_fit_grid(const char* step, int m, int tile_rows) {
+    tutorial::check_grid_y(step, "m", m, tile_rows);
 }
 
 bool nothing_to_compute(const char* step, int m, int n, int k) {
@@ -84,6 +94,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
           TileShape tile) {
     if (nothing_to_compute("step06::gemm", m, n, k))
         return;
+    check_rows_fit_grid("step06::gemm", m, tile_size(tile).rows);
     const bool vectorized = float4_ready(a, b, c, n, k);
     with_tiling(tile, [&](auto tiling) {
         using Tiling = decltype(tiling);

@@ -27,13 +27,23 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
           TileShape tile);
 
+/// The largest m, n or k of steps 06 to 08: 2^31 - 2^16. The kernels address A, B and C in 64
+/// bits, so a matrix may hold any number of elements, but counts of tiles, slices and rows are ints
+/// and are kept a block's worth below INT_MAX.
+constexpr int kMaxSize = 2147483647 - 65535;
+
 /// Throws std::invalid_argument, naming `step` ("step06::gemm") and the sizes, when m, n or k
-/// is negative. Steps 07 and 08 check their sizes with it too.
+/// is negative or above kMaxSize. Steps 07 and 08 check their sizes with it too.
 void check_sizes(const char* step, int m, int n, int k);
 
 /// check_sizes(), then whether C is empty (m or n is 0), when a gemm has nothing to launch: the
 /// start of every entry point of steps 06 to 08.
 bool nothing_to_compute(const char* step, int m, int n, int k);
+
+/// Throws std::invalid_argument, naming `step`, when the m rows of C in blocks of `tile_rows` rows
+/// need more blocks than a grid has along y (65535): the launches of steps 06 to 08 lay the rows of
+/// C along y.
+void check_rows_fit_grid(const char* step, int m, int tile_rows);
 
 /// Whether the kernels may read A and B and write C with float4: n and k multiples of 4 and all
 /// three pointers 16-byte aligned, so that every row starts on a 16-byte boundary.

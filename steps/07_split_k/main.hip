@@ -40,6 +40,8 @@ const tutorial::StepDescription kStep{
     step07::split_options(
         {"--tile", "step 06's block tile: auto (the choice's), " + step06::tile_choices(), "auto"},
         "the choice's"),
+    /*max_size=*/step06::kMaxSize,
+    /*int_indexing=*/false,
 };
 
 // What --tile, --splits and --stream-k force; nothing where they say auto. Bad text is refused

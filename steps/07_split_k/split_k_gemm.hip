@@ -16,6 +16,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     if (step06::nothing_to_compute("step07::gemm", m, n, k))
         return;
     const step06::TileSize size = step06::tile_size(config.tile);
+    step06::check_rows_fit_grid("step07::gemm", m, size.rows);
     const Launch job{a,
                      b,
                      c,

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "choose_split.hpp"
+#include "common/index_limits.hpp"
 #include "common/named_values.hpp"
 #include "common/rounding.hpp"
 
@@ -178,8 +179,12 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
 std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
                                  const RuleScope& scope) {
     std::vector<Estimate> all;
+    // A tile is in the running when the scope has it and its rows of C fit the grid's y (65535
+    // blocks): a C of a million rows and one column cannot take the 8 x 4 tile, but others.
     const auto in_scope = [&](TileShape tile) {
-        return std::find(scope.tiles.begin(), scope.tiles.end(), tile) != scope.tiles.end();
+        return std::find(scope.tiles.begin(), scope.tiles.end(), tile) != scope.tiles.end() &&
+               ceil_div(static_cast<long long>(m), tutorial::row_of(kTileShapes, tile).rows) <=
+                   tutorial::kMaxGridY;
     };
     // [dot rule]
     // One column of C: each float of A meets one of B, so every tile reads A once and the multiply
@@ -219,8 +224,12 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
 // [choose]
 Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope) {
     const std::vector<Estimate> all = candidates(m, n, k, occupancy, scope);
-    if (all.empty())
-        throw std::invalid_argument("step08::choose_config: the rule's scope holds no tile");
+    if (all.empty()) {
+        throw std::invalid_argument(
+            "step08::choose_config: no tile of the rule's scope fits m = " + std::to_string(m) +
+            " rows in a grid of at most " + std::to_string(tutorial::kMaxGridY) +
+            " blocks along y, or the scope holds no tile");
+    }
     const auto best = std::min_element(
         all.begin(), all.end(),
         [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });

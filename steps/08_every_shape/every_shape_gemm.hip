@@ -44,6 +44,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_config(config);
     if (step06::nothing_to_compute("step08::gemm", m, n, k))
         return;
+    step06::check_rows_fit_grid("step08::gemm", m, tile_size(config.tile).rows);
     const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
     const bool vectorized = step06::float4_ready(a, b, c, n, k);
     const bool pack = packs(config, m, n, k, vectorized);

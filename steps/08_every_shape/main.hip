@@ -18,6 +18,7 @@
 #include "config_launcher.hpp"
 #include "every_shape_gemm.hpp"
 #include "split_request.hpp"
+#include "warp_tiled_gemm.hpp"
 
 namespace {
 
@@ -42,6 +43,8 @@ const tutorial::StepDescription kStep{
           "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
           "multiply repays the copies), on or off",
           "auto"}}),
+    /*max_size=*/step06::kMaxSize,
+    /*int_indexing=*/false,
 };
 
 int run_worked_example(const tutorial::Options& options) {

@@ -25,6 +25,7 @@
 #include "host_memory.hpp"
 #include "host_registration.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "warp_tiled_gemm.hpp"
 
 namespace {
 
@@ -55,6 +56,8 @@ const tutorial::StepDescription kStep{
       "how panels of B reach the devices: " + step09::panel_copy_choices() +
           " (the first two by a kernel that reads host memory, the rest by the copy engine)",
       step09::panel_copy_name(step09::PanelCopy::first_by_kernel)}},
+    /*max_size=*/step06::kMaxSize,
+    /*int_indexing=*/false,
 };
 
 // The worked example needs 288 bytes per entry; a fixed budget keeps it independent of

@@ -117,6 +117,24 @@ TEST(CommandLine, MatricesTooLargeForIntIndexingAreRefused) {
         tutorial::parse_command_line(plain_step(), {"-m", "46340", "-n", "46340", "-k", "46340"}));
 }
 
+TEST(CommandLine, StepsThatIndexIn64BitsTakeAnyNumberOfElements) {
+    // Steps 06 onwards: no cap per matrix, sides up to the step's own largest size.
+    tutorial::StepDescription wide = plain_step();
+    wide.int_indexing = false;
+    wide.max_size = 2147418112;
+    const tutorial::Options big =
+        tutorial::parse_command_line(wide, {"-m", "70000", "-n", "32768", "-k", "64"});
+    EXPECT_EQ(big.m, 70000);
+    EXPECT_EQ(big.n, 32768);
+    EXPECT_EQ(tutorial::parse_command_line(wide, {"-s", "90000"}).k, 90000);
+    EXPECT_EQ(tutorial::parse_command_line(wide, {"-m", "2147418112", "-n", "1", "-k", "1"}).m,
+              2147418112);
+    EXPECT_NE(usage_error(wide, {"-m", "2147418113"}).find("-m: 2147418113 is out of range"),
+              std::string::npos);
+    // The same sizes on a step whose kernels index with ints are refused.
+    EXPECT_NE(usage_error(plain_step(), {"-s", "90000"}).find("--size"), std::string::npos);
+}
+
 TEST(CommandLine, UnknownOptionIsNamed) {
     EXPECT_NE(usage_error(plain_step(), {"--bogus"}).find("--bogus"), std::string::npos);
     EXPECT_NE(usage_error(plain_step(), {"-b", "16"}).find("-b"), std::string::npos)

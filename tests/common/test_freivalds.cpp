@@ -130,7 +130,6 @@ TEST(Freivalds, NanFails) {
     const auto report = tutorial::freivalds_check(o.a, o.b, o.c);
     EXPECT_FALSE(report.passed);
     EXPECT_EQ(report.worst_row, 4);
-    EXPECT_EQ(report.trials, 1);  // it stops at the first failing trial
 }
 
 TEST(Freivalds, BadInputIsRefused) {

@@ -281,6 +281,19 @@ TEST(Step08Estimate, NothingCostsLessThanReadingAAndBOnce) {
     EXPECT_GT(square.compute, 10.0 * 40.0 * 8192.0 * 4096.0 / 132.0);
 }
 
+TEST(Step08Rule, OnlyTilesWhoseRowsFitTheGridCompete) {
+    // A grid has at most 65535 blocks along y, where the rows of C go: 1,000,000 rows of one
+    // column cannot take the 8 x 4 tile (125,000 blocks), so a taller tile computes them.
+    for (const step08::Estimate& candidate : step08::candidates(1000000, 1, 8192, kH100)) {
+        const int rows = step08::tile_size(candidate.config.tile).rows;
+        EXPECT_LE((1000000 + rows - 1) / rows, 65535) << step08::config_name(candidate.config);
+    }
+    EXPECT_NE(step08::choose_config(1000000, 1, 8192, kH100).tile, TileShape::t8x4);
+    // 20,000,000 rows fit no tile (256 rows: 78,125 blocks): the rule says so.
+    const std::string message = message_of([] { step08::choose_config(20000000, 4, 4, kH100); });
+    EXPECT_NE(message.find("at most 65535 blocks along y"), std::string::npos) << message;
+}
+
 TEST(Step08Rule, OneColumnTakesTheDotTile) {
     // Where C has one column and K gives each group of threads at least one step, the 8 x 4 tile
     // is the only candidate; with 2 to 5 columns, or K under 4 kDotLanes, it is never one.

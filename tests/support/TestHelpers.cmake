@@ -41,14 +41,14 @@ endfunction()
 # tutorial_add_kernel_step_tests(<step> [HOST_TEST <source> HOST_LIBRARY <target>]
 #                                [GPU_TESTS <sources...>] [SERIAL_GPU_TESTS <sources...>]
 #                                [MULTI_GPU_TESTS <sources...>]
-#                                PROGRAM <program> [EXAMPLE_REGEX <regex>])
+#                                PROGRAM <program> [EXAMPLE_REGEX <regex>] [INDEX64])
 #   The tests of a kernel step, all labelled <step> (this folder's LABELS): one GoogleTest program
 #   per source, named after it. HOST_TEST links the step's host library and runs on every route, GPU
 #   or not. The GPU suites link the library <step>; SERIAL_GPU_TESTS run alone (RUN_SERIAL),
 #   MULTI_GPU_TESTS too, labelled 'multi_gpu'. Then the program's command-line tests
-#   (tutorial_add_program_tests). Without a GPU runtime only HOST_TEST is added.
+#   (tutorial_add_program_tests, INDEX64 passed on). Without a GPU runtime only HOST_TEST is added.
 function(tutorial_add_kernel_step_tests step)
-    cmake_parse_arguments(PARSE_ARGV 1 STEP "" "HOST_TEST;HOST_LIBRARY;PROGRAM;EXAMPLE_REGEX"
+    cmake_parse_arguments(PARSE_ARGV 1 STEP "INDEX64" "HOST_TEST;HOST_LIBRARY;PROGRAM;EXAMPLE_REGEX"
                           "GPU_TESTS;SERIAL_GPU_TESTS;MULTI_GPU_TESTS")
     set_property(DIRECTORY PROPERTY LABELS ${step})
     if(STEP_HOST_TEST)
@@ -68,7 +68,11 @@ function(tutorial_add_kernel_step_tests step)
             tutorial_add_gtest(${target} SOURCES ${source} LIBRARIES ${step} ${options_${kind}})
         endforeach()
     endforeach()
-    tutorial_add_program_tests(${STEP_PROGRAM} GPU EXAMPLE_REGEX "${STEP_EXAMPLE_REGEX}")
+    set(index64 "")
+    if(STEP_INDEX64)
+        set(index64 INDEX64)
+    endif()
+    tutorial_add_program_tests(${STEP_PROGRAM} GPU ${index64} EXAMPLE_REGEX "${STEP_EXAMPLE_REGEX}")
 endfunction()
 
 # One run of a step program: tests/support/expect_exit.cmake checks exit code and output.
@@ -94,6 +98,21 @@ function(tutorial_add_gpu_program_case program name exit_code regex)
     endif()
 endfunction()
 
+# tutorial_add_big_case(<program> <name> <regex> <args...>)
+#   A run of <program> with matrices past 2^31 elements, label 'big': gigabytes of host and device
+#   memory and a minute or so on a GPU, so only where the kernels run on one (not the CPU route).
+#   It must exit 0 and print what matches <regex>.
+function(tutorial_add_big_case program name regex)
+    if(TUTORIAL_HIP_ON_CPU)
+        return()
+    endif()
+    tutorial_add_gpu_program_case(${program} ${name} 0 "${regex}" ${ARGN})
+    if(TEST ${program}.${name})
+        set_property(TEST ${program}.${name} APPEND PROPERTY LABELS big)
+        set_tests_properties(${program}.${name} PROPERTIES RUN_SERIAL TRUE TIMEOUT 600)
+    endif()
+endfunction()
+
 # The options --splits and --stream-k of step 07, which step 08 keeps: bad text is refused before
 # any GPU is looked for.
 function(tutorial_add_split_option_cases program)
@@ -106,14 +125,16 @@ function(tutorial_add_split_option_cases program)
         "--splits and --stream-k: split-K or stream-K, not both: got split 3 with 2 stream-K workers" --splits 3 --stream-k 2)
 endfunction()
 
-# tutorial_add_program_tests(<program> [GPU] [EXAMPLE_REGEX <regex>])
+# tutorial_add_program_tests(<program> [GPU] [INDEX64] [EXAMPLE_REGEX <regex>])
 #   Runs a step program the way a learner would and checks its exit code and message:
-#   --help (0), each kind of bad size and an unknown option (2, the message names the option),
+#   --help (0), each kind of bad size and an unknown option (2, the message names the option): a
+#   matrix past 2^31 - 1 elements, or with INDEX64 (steps that address matrices in 64 bits) a side
+#   past 2^31 - 2^16,
 #   for GPU programs no visible device (3, "no HIP device was found"; on the CPU route the device is
 #   hidden through HIP_VISIBLE_DEVICES, which common/hip_on_cpu honours), and with EXAMPLE_REGEX the
 #   printed worked example.
 function(tutorial_add_program_tests program)
-    cmake_parse_arguments(PARSE_ARGV 1 PROG "GPU" "EXAMPLE_REGEX" "")
+    cmake_parse_arguments(PARSE_ARGV 1 PROG "GPU;INDEX64" "EXAMPLE_REGEX" "")
     tutorial_program_left_out(${program} left_out)
     if(left_out)
         return()
@@ -123,7 +144,12 @@ function(tutorial_add_program_tests program)
     tutorial_add_program_case(${program} size_negative 2 "-n: -5 is out of range" -n -5)
     tutorial_add_program_case(${program} size_not_a_number 2 "-k: 'abc' is not a whole number" -k abc)
     tutorial_add_program_case(${program} size_overflow 2 "-m: 99999999999999 is out of range" -m 99999999999999)
-    tutorial_add_program_case(${program} matrix_too_large 2 "A \\(m x k\\) would be" -m 65536 -k 65536)
+    if(PROG_INDEX64)
+        tutorial_add_program_case(${program} size_past_the_step 2 "-m: 2147418113 is out of range"
+                                  -m 2147418113)
+    else()
+        tutorial_add_program_case(${program} matrix_too_large 2 "A \\(m x k\\) would be" -m 65536 -k 65536)
+    endif()
     tutorial_add_program_case(${program} unknown_option 2 "--bogus" --bogus)
     if(PROG_GPU)
         tutorial_add_program_case(${program} no_gpu 3 "no HIP device was found" -s 64)

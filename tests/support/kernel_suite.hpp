@@ -152,6 +152,18 @@ TEST_P(KernelConfig, WorkedExampleExactly) {
     tutorial_test::expect_worked_example_product(tutorial_test::multiply_guarded(GetParam(), a, a));
 }
 
+TEST_P(KernelConfig, RefusesWhatItCannotLaunch) {
+    // Before any HIP call, so null pointers: a C of 20,000,000 rows needs more than 65535 blocks of
+    // any tile along the grid's y, and a side of 2^31 - 2^16 + 1 is past the int counts of tiles
+    // (steps 06 to 08) or makes B past 2^31 - 1 elements (step 05).
+    const auto launch = GetParam().launch;
+    const std::string tall = tutorial_test::message_of(
+        [&] { launch(nullptr, nullptr, nullptr, 20000000, 4, 4, nullptr); });
+    EXPECT_NE(tall.find("at most 65535"), std::string::npos) << tall;
+    EXPECT_THROW(launch(nullptr, nullptr, nullptr, 4, 2147418113, 4, nullptr),
+                 std::invalid_argument);
+}
+
 TEST_P(KernelConfig, OverwritesInsteadOfAccumulating) {
     TUTORIAL_REQUIRE_GPU();
     // Two multiplies into a C of garbage: a kernel or reduction that adds to C would double it.

@@ -221,15 +221,22 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     return all;
 }
 
+namespace {
+
+std::invalid_argument no_tile_fits(int m) {
+    return std::invalid_argument(
+        "step08::choose_config: no tile of the rule's scope fits m = " + std::to_string(m) +
+        " rows in a grid of at most " + std::to_string(tutorial::kMaxGridY) +
+        " blocks along y, or the scope holds no tile");
+}
+
+}  // namespace
+
 // [choose]
 Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope) {
     const std::vector<Estimate> all = candidates(m, n, k, occupancy, scope);
-    if (all.empty()) {
-        throw std::invalid_argument(
-            "step08::choose_config: no tile of the rule's scope fits m = " + std::to_string(m) +
-            " rows in a grid of at most " + std::to_string(tutorial::kMaxGridY) +
-            " blocks along y, or the scope holds no tile");
-    }
+    if (all.empty())
+        throw no_tile_fits(m);
     const auto best = std::min_element(
         all.begin(), all.end(),
         [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });

@@ -153,9 +153,11 @@ TEST_P(KernelConfig, WorkedExampleExactly) {
 }
 
 TEST_P(KernelConfig, RefusesWhatItCannotLaunch) {
-    // Before any HIP call, so null pointers: a C of 20,000,000 rows needs more than 65535 blocks of
+    // A GPU only for the choices of steps 06 to 08, which ask it for its occupancy first; then,
+    // with null pointers, before any launch: a C of 20,000,000 rows needs more than 65535 blocks of
     // any tile along the grid's y, and a side of 2^31 - 2^16 + 1 is past the int counts of tiles
     // (steps 06 to 08) or makes B past 2^31 - 1 elements (step 05).
+    TUTORIAL_REQUIRE_GPU();
     const auto launch = GetParam().launch;
     const std::string tall = tutorial_test::message_of(
         [&] { launch(nullptr, nullptr, nullptr, 20000000, 4, 4, nullptr); });

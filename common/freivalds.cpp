@@ -76,7 +76,6 @@ bool exact_product(const Matrix<T>& a, const Matrix<T>& b) {
             largest_b = std::max(largest_b, std::fabs(static_cast<double>(b.data()[i])));
         }
         const double limit = std::ldexp(1.0, std::numeric_limits<T>::digits);
-        const std::vector<double> ones(static_cast<std::size_t>(a.cols()), 1.0);
         for (int i = 0; i < a.rows(); ++i) {
             double row_sum = 0.0;
             for (int p = 0; p < a.cols(); ++p) {

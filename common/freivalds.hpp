@@ -37,9 +37,9 @@ struct FreivaldsOptions {
 /// What Freivalds' check found; `summary()` is the sentence the programs print.
 struct FreivaldsReport {
     bool passed = true;
-    bool exact =
-        false;       ///< the product is exact (integers, or floats holding integers): no tolerance
-    int trials = 0;  ///< trials run (the check stops at the first failing one)
+    /// The product is exact (integers, or floats holding integers): no tolerance.
+    bool exact = false;
+    int trials = 0;  ///< trials run, all in one pass over A, B and C
     int rows = 0;    ///< rows of C, all of them checked in every trial
     int k = 0;
     // The worst row: the largest |d_i| relative to its bound, over all trials.

@@ -13,13 +13,29 @@
 
 namespace bench::multi_gpu {
 
-std::vector<int> default_block_dims(int n) {
-    std::vector<int> dims{1024, 2048, 4096, 8192, (n + 1) / 2, n};
+std::vector<int> default_block_dims(int n, std::uint64_t device_bytes) {
+    std::vector<int> dims{1024, 2048, 4096, 8192, 16384, 32768, (n + 1) / 2, n};
     for (int& dim : dims)
         dim = std::min(dim, n);
     std::sort(dims.begin(), dims.end());
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    return dims;
+    auto tiles_fit = [&](int dim) {
+        return 10 * static_cast<std::uint64_t>(dim) * static_cast<std::uint64_t>(dim) *
+                   sizeof(float) <=
+               device_bytes;
+    };
+    std::vector<int> kept;
+    for (const int dim : dims) {
+        if (dim >= n / 16 && tiles_fit(dim))
+            kept.push_back(dim);
+    }
+    if (kept.empty()) {
+        for (const int dim : dims) {
+            if (tiles_fit(dim))
+                kept = {dim};
+        }
+    }
+    return kept.empty() ? std::vector<int>{dims.front()} : kept;
 }
 
 Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
@@ -27,6 +43,7 @@ Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
     Measurement result;
     result.what = "cublasxt";
     result.inner = "cuBLASXt";
+    result.n = inputs.n;
     result.devices = devices;
     result.block_dim = block_dim;
     FreeMemoryWatch watch(devices);
@@ -36,7 +53,7 @@ Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
         throw tutorial::RuntimeFailure(why_not);
     blas->set_block_dim(block_dim);
     const int n = inputs.n;
-    time_from_host(result, inputs, settings.iterations, watch, [&] {
+    time_from_host(result, inputs, settings, watch, [&] {
         blas->sgemm(inputs.host_a.get(), inputs.host_b.get(), inputs.host_c.get(), n, n, n);
     });
     return result;
@@ -87,6 +104,21 @@ void stream_at_cublasxt_memory(const std::vector<Measurement>& rows, const std::
         } catch (const std::invalid_argument& error) {
             std::cout << "the step within " << tutorial::format_bytes(equal)
                       << " per entry (cuBLASXt's memory): not run, " << error.what() << "\n";
+            continue;
+        }
+        const Measurement* streamed =
+            find(rows, "stream",
+                 step09::inner_kernel_name(inners.empty() ? kPlanningKernel : inners.front()),
+                 stream_devices, "option");
+        if (streamed && streamed->statistics &&
+            streamed->statistics->plan.chunk_rows == plan.chunk_rows &&
+            streamed->statistics->plan.panel_cols == plan.panel_cols &&
+            streamed->plan_bytes <= best->memory_used) {
+            std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",")
+                      << " (" << tutorial::format_bytes(equal)
+                      << " per entry): the plan of the streamed rows above, whose buffers ("
+                      << tutorial::format_bytes(streamed->plan_bytes)
+                      << ") already fit; not run again\n";
             continue;
         }
         std::cout << "within cuBLASXt's memory on " << tutorial::join(stream_devices, ",") << ": "

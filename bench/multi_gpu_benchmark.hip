@@ -4,16 +4,22 @@
 ///
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
 ///  - "resident": the inner kernel alone on matrices already in the first device's memory
-///    (events);
+///    (events), at n where A, B and C fit there, or at --resident-n;
 ///  - "stream": step09::gemm from pinned host memory on the first listed device, with the budget
-///    of --device-memory (by default a third of A + B + C, so that it runs out of core), and on
-///    all listed devices when more than one is listed (host wall time, transfers included);
+///    of --device-memory (by default the device's free memory, so that the multiply is out of core
+///    exactly when A, B and C do not fit), and on all listed devices when more than one is listed
+///    (host wall time, transfers included);
 /// then cublasXtSgemm from the same pinned host memory at every block dim of a sweep (the
-/// library's default 1024 up to one that covers n in one block), on the first device and on all
-/// listed devices; and last each inner kernel streamed again with a budget equal to the device
-/// memory that the fastest block dim of cuBLASXt used, so that the two are also compared at equal
-/// memory. Each is one warm-up, then the median of -i repetitions, and each result is verified
-/// (sampled rows) before it counts.
+/// library's default 1024 up to one that covers n in one block, less those too small to matter at
+/// this n or too large for the device), on the first device and on all listed devices; and last
+/// each inner kernel streamed again with a budget equal to the device memory that the fastest
+/// block dim of cuBLASXt used, where that changes the plan, so that the two are also compared at
+/// equal memory. Each is --warmup untimed runs (1), then the median of -i repetitions, and each
+/// result is verified before it counts (every element for small n, Freivalds' check of all of C
+/// above).
+///
+/// The host holds A, B and C of size n in pinned memory and nothing else of that size, so n can
+/// go as far as host memory does (n = 90000 takes 97 GB).
 ///
 /// The device memory a contender used is how far the device's free memory fell below where it
 /// stood before the contender's first call, sampled by a host thread every millisecond while it
@@ -31,6 +37,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cublasxt_sgemm.hpp"
@@ -46,11 +53,13 @@
 #include "common/program.hpp"
 #include "common/vendor_blas.hpp"
 #include "host_memory.hpp"
+#include "warp_tiled_gemm.hpp"
 
 namespace bench::multi_gpu {
 namespace {
 
-// The budget per entry of --device-memory: auto (a third of A + B + C), all (nothing) or a size.
+// The budget per entry of --device-memory: all (nothing: the device's free memory), auto (a third
+// of A + B + C) or a size.
 std::optional<std::uint64_t> budget_option(const Settings& settings) {
     const std::uint64_t matrix_bytes =
         static_cast<std::uint64_t>(settings.n) * settings.n * sizeof(float);
@@ -86,15 +95,47 @@ std::vector<step09::InnerKernel> inner_kernels(const Settings& settings, int dev
     return inners;
 }
 
-int run(const Settings& settings) {
-    // Five n x n matrices live at once (A and B twice, pinned C) and a sixth while a result is
-    // verified: asked before anything is allocated.
-    const std::uint64_t needed = 6ull * settings.n * settings.n * sizeof(float);
-    if (const auto shortfall = step09::host_memory_shortfall(
-            needed, step09::available_host_memory(),
-            "six " + std::to_string(settings.n) + " x " + std::to_string(settings.n) +
-                " float matrices (A and B twice, C twice)"))
+// The first device's free and total memory, as hipMemGetInfo reports them now.
+std::pair<std::uint64_t, std::uint64_t> device_memory(int device) {
+    tutorial::select_device(device);
+    std::size_t free_memory = 0, total_memory = 0;
+    HIP_CHECK(hipMemGetInfo(&free_memory, &total_memory));
+    return {free_memory, total_memory};
+}
+
+std::uint64_t square_bytes(int n) {
+    return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(float);
+}
+
+// The size of the resident rows: --resident-n, or n where A, B and C fit in the first device's
+// free memory together; 0 (no resident rows) otherwise, said on the terminal.
+int resident_size(const Settings& settings, std::uint64_t free_memory) {
+    if (settings.resident_n > 0)
+        return settings.resident_n;
+    if (3 * square_bytes(settings.n) <= free_memory)
+        return settings.n;
+    std::cout << "resident rows left out: A, B and C of n = " << settings.n << " take "
+              << tutorial::format_bytes(3 * square_bytes(settings.n)) << ", more than the "
+              << tutorial::format_bytes(free_memory)
+              << " free on the first device; --resident-n measures them at a size that fits\n";
+    return 0;
+}
+
+// Throws RuntimeFailure (exit 3) when host memory cannot hold A, B and C of size n.
+void check_host_memory(int n) {
+    if (const auto shortfall =
+            step09::host_memory_shortfall(3 * square_bytes(n), step09::available_host_memory(),
+                                          "three " + std::to_string(n) + " x " + std::to_string(n) +
+                                              " float matrices (A, B and C, pinned)"))
         throw tutorial::RuntimeFailure(*shortfall);
+}
+
+int run(const Settings& settings) {
+    // Asked before anything is allocated. The checks read the matrices where they are, so A, B
+    // and C are all the host holds (and, before them, the resident rows' own, if smaller).
+    check_host_memory(settings.n);
+    if (settings.resident_n > 0)
+        check_host_memory(settings.resident_n);
     std::vector<int> listed;
     if (!settings.devices.empty())
         listed = tutorial::parse_number_list("--devices", settings.devices, 0, 1023);
@@ -106,10 +147,12 @@ int run(const Settings& settings) {
     }
     const std::vector<int> all = distinct(devices);
     const std::vector<int> first{devices.front()};
+    const auto [free_memory, total_memory] = device_memory(devices.front());
     const std::vector<int> block_dims =
         settings.block_dims.empty()
-            ? default_block_dims(settings.n)
+            ? default_block_dims(settings.n, total_memory)
             : tutorial::parse_number_list("--block-dims", settings.block_dims, 1, 65536);
+    const int resident_n = resident_size(settings, free_memory);
     const std::optional<std::uint64_t> budget = budget_option(settings);
     const std::vector<step09::InnerKernel> inners = inner_kernels(settings, devices.front());
 
@@ -142,6 +185,9 @@ int run(const Settings& settings) {
                   n, n, n, stream_options(kPlanningKernel, devices, settings, budget)))
             : std::nullopt;
     facts.budget = plan_one.budget_bytes;
+    facts.budget_option = settings.device_memory;
+    facts.device_memory_total = total_memory;
+    facts.host_memory_available = step09::available_host_memory().value_or(0);
 
     std::cout << "GPUs:";
     for (const std::string& gpu : facts.gpus)
@@ -150,38 +196,61 @@ int run(const Settings& settings) {
               << "\nvendor BLAS: " << facts.vendor_blas << "\nhost BLAS: " << facts.host_blas
               << "\nn = " << n << ", devices " << tutorial::join(devices, ",")
               << ", budget per entry " << tutorial::format_bytes(plan_one.budget_bytes)
-              << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)" : "")
-              << "\none device: " << step09::describe_plan(plan_one)
+              << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)"
+                  : settings.device_memory == "all"
+                      ? " (all: free memory less " +
+                            tutorial::format_bytes(step09::kAllMemoryMargin) + ")"
+                      : "")
+              << "; A + B + C " << tutorial::format_bytes(3 * square_bytes(n)) << ", device "
+              << tutorial::format_bytes(total_memory) << " ("
+              << (3 * square_bytes(n) > total_memory ? "out of core: the matrices do not fit"
+                                                     : "the matrices would fit whole")
+              << ")\none device: " << step09::describe_plan(plan_one)
               << (plan_all ? "all devices: " + step09::describe_plan(*plan_all) : "")
               << "cuBLASXt block dims: " << tutorial::join(block_dims, ", ")
-              << "\ntiming: 1 warm-up, then the median of " << settings.iterations
+              << "\ntiming: " << settings.warmup << " warm-up, then the median of "
+              << settings.iterations
               << " runs; resident: events, stream and cuBLASXt: host wall time from host "
                  "matrices to host result\nused MiB: the largest fall of a device's free memory "
                  "during the runs (sampled every ms); plan MiB: the step's buffers on a device\n\n";
     print_header();
 
-    Inputs inputs(n, settings.seed);
     std::vector<Measurement> rows;
     bool all_verified = true;
     auto record = [&](Measurement m) {
-        print_row(m, n);
+        print_row(m);
         all_verified = all_verified && m.verified;
         rows.push_back(std::move(m));
     };
+    // The resident rows first: at a size of their own, their inputs are freed before A, B and C
+    // of size n are made.
+    std::optional<Inputs> inputs;
+    if (resident_n > 0) {
+        std::optional<Inputs> resident_inputs;
+        if (resident_n != n)
+            resident_inputs.emplace(resident_n, settings.seed);
+        else
+            inputs.emplace(n, settings.seed);
+        for (const step09::InnerKernel inner : inners) {
+            record(measure_resident(inner, devices.front(),
+                                    resident_inputs ? *resident_inputs : *inputs, settings));
+        }
+    }
+    if (!inputs)
+        inputs.emplace(n, settings.seed);
     for (const step09::InnerKernel inner : inners) {
-        record(measure_resident(inner, devices.front(), inputs, settings.iterations));
         record(measure_stream(plan_one, stream_options(inner, first, settings, budget), "option",
-                              settings, inputs));
+                              settings, *inputs));
         if (plan_all) {
             record(measure_stream(*plan_all, stream_options(inner, devices, settings, budget),
-                                  "option", settings, inputs));
+                                  "option", settings, *inputs));
         }
     }
     if (have_cublasxt)
-        sweep_cublasxt(first, all, block_dims, settings, inputs, record);
+        sweep_cublasxt(first, all, block_dims, settings, *inputs, record);
 
     // The step again, within the memory that the fastest cuBLASXt configuration used per device.
-    stream_at_cublasxt_memory(rows, first, devices, inners, settings, inputs, record);
+    stream_at_cublasxt_memory(rows, first, devices, inners, settings, *inputs, record);
 
     const std::vector<Ratio> ratios = ratios_of(rows, inners, first, devices);
     std::cout << "\nratios (throughput, from this run; > 1: the first is faster):\n";
@@ -210,24 +279,35 @@ int main(int argc, char** argv) {
         "every block dim of a sweep, from pinned host memory, in one run, with the device memory "
         "each used.",
         "multi_gpu_benchmark"};
-    app.add_option("--n", settings.n, "m = n = k (default 16384)")->check(CLI::Range(1, 46340));
+    app.add_option("--n", settings.n, "m = n = k (default 16384); host memory must hold A, B and C")
+        ->check(CLI::Range(1, step06::kMaxSize));
+    app.add_option("--resident-n", settings.resident_n,
+                   "size of the resident rows (default: n where A, B and C fit in the first "
+                   "device's free memory, else none)")
+        ->check(CLI::Range(1, step06::kMaxSize));
     app.add_option("-d,--devices", settings.devices,
                    "comma-separated device ids, an id may repeat (default: all devices)");
     app.add_option("--device-memory", settings.device_memory,
-                   "budget per device entry: auto (a third of A + B + C), "
-                   "all, or a size such as 2GiB");
+                   "budget per device entry: all (free memory less " +
+                       tutorial::format_bytes(step09::kAllMemoryMargin) +
+                       ", the default), auto (a third of A + B + C), or a size such as 2GiB");
     app.add_option("--inner", settings.inner,
                    "comma-separated inner kernels among " + step09::inner_kernel_choices() +
                        " (default " + settings.inner + ")");
     app.add_option("--block-dims", settings.block_dims,
-                   "comma-separated cuBLASXt block dims (default 1024, 2048, 4096, 8192, n / 2 "
-                   "and n, none above n)");
-    app.add_option("-i,--iterations", settings.iterations, "timed runs after one warm-up")
+                   "comma-separated cuBLASXt block dims (default 1024 to 32768 in powers of "
+                   "two, n / 2 and n: none above n or below n / 16, none whose tiles cannot fit "
+                   "the device)");
+    app.add_option("-i,--iterations", settings.iterations, "timed runs after the warm-up")
         ->check(CLI::Range(1, 1000));
+    app.add_option("--warmup", settings.warmup,
+                   "untimed runs first (default 1; at n = 90000 a run takes half a minute, and "
+                   "0 lets the median of three runs stand in for it)")
+        ->check(CLI::Range(0, 100));
     app.add_option("--chunk-rows", settings.chunk_rows, "rows per chunk, 0 = from the budget")
-        ->check(CLI::Range(0, 65536));
+        ->check(CLI::Range(0, step06::kMaxSize));
     app.add_option("--panel-cols", settings.panel_cols, "columns per panel, 0 = from the budget")
-        ->check(CLI::Range(0, 65536));
+        ->check(CLI::Range(0, step06::kMaxSize));
     app.add_option("--panel-copy", settings.panel_copy,
                    "how panels of B reach the devices: " + step09::panel_copy_choices() +
                        " (default " + settings.panel_copy + ")");

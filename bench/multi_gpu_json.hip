@@ -11,7 +11,7 @@
 namespace bench::multi_gpu {
 namespace {
 
-void write_row_json(std::ostream& out, const Measurement& m, int n) {
+void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
     using bench::json_number;
     using bench::json_text;
     out << "    {\"measurement\": " << json_text(m.what) << ", \"inner\": " << json_text(m.inner)
@@ -20,10 +20,12 @@ void write_row_json(std::ostream& out, const Measurement& m, int n) {
         out << ", \"block_dim\": " << m.block_dim;
     if (m.what == "stream")
         out << ", \"budget_from\": " << json_text(m.budget_from);
+    if (m.n != run_n)
+        out << ", \"n\": " << m.n;
     out << ", \"median_ms\": " << json_number(m.timing.median_ms)
         << ", \"min_ms\": " << json_number(m.timing.min_ms)
         << ", \"repetitions\": " << m.timing.repetitions
-        << ", \"gflops\": " << json_number(tutorial::gflops(n, n, n, m.timing.median_ms));
+        << ", \"gflops\": " << json_number(tutorial::gflops(m.n, m.n, m.n, m.timing.median_ms));
     if (m.what != "resident")
         out << ", \"device_memory_used_bytes\": " << m.memory_used;
     if (m.statistics) {
@@ -79,6 +81,9 @@ void write_json(const Settings& settings, const RunFacts& facts,
         << ",\n  \"commit\": " << json_text(settings.commit) << ",\n  \"n\": " << settings.n
         << ",\n  \"devices\": [" << tutorial::join(facts.devices, ", ")
         << "],\n  \"budget_bytes\": " << facts.budget
+        << ",\n  \"budget_option\": " << json_text(facts.budget_option)
+        << ",\n  \"device_memory_bytes\": " << facts.device_memory_total
+        << ",\n  \"host_memory_available_bytes\": " << facts.host_memory_available
         << ",\n  \"panel_copy\": " << json_text(settings.panel_copy) << ",\n  \"results\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         write_row_json(out, rows[i], settings.n);

@@ -21,7 +21,10 @@ struct RunFacts {
     std::string vendor_blas;
     std::string host_blas;
     std::vector<int> devices;
-    std::uint64_t budget = 0;  // per entry, for the "option" rows
+    std::uint64_t budget = 0;                 // per entry, for the "option" rows
+    std::string budget_option;                // --device-memory as given: all, auto or a size
+    std::uint64_t device_memory_total = 0;    // the first device's memory
+    std::uint64_t host_memory_available = 0;  // before the inputs were made; 0: unknown
 };
 
 /// Writes settings.json_path.

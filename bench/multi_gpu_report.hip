@@ -17,7 +17,7 @@ std::string what_text(const Measurement& m) {
         return "cuBLASXt, block dim " + std::to_string(m.block_dim);
     if (m.what == "stream")
         return "stream " + m.inner + (m.budget_from == "cublasxt" ? ", cuBLASXt's memory" : "");
-    return "resident " + m.inner;
+    return "resident " + m.inner + " n=" + std::to_string(m.n);
 }
 
 std::string plan_text(const Measurement& m) {
@@ -70,13 +70,13 @@ void print_header() {
               << "  result\n";
 }
 
-void print_row(const Measurement& m, int n) {
+void print_row(const Measurement& m) {
     std::cout << std::left << std::setw(36) << what_text(m) << std::setw(9)
               << tutorial::join(m.devices, ",") << std::setw(22) << plan_text(m) << std::right
               << std::fixed << std::setprecision(2) << std::setw(11) << m.timing.median_ms
               << std::setw(11) << m.timing.min_ms << std::setw(5) << m.timing.repetitions
               << std::setprecision(1) << std::setw(11)
-              << tutorial::gflops(n, n, n, m.timing.median_ms) << std::setw(10)
+              << tutorial::gflops(m.n, m.n, m.n, m.timing.median_ms) << std::setw(10)
               << (m.what == "resident" ? "-" : mib(m.memory_used)) << std::setw(10)
               << (m.statistics ? mib(m.plan_bytes) : "-");
     if (m.statistics) {
@@ -92,17 +92,23 @@ std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
                              const std::vector<step09::InnerKernel>& inners,
                              const std::vector<int>& first, const std::vector<int>& devices) {
     std::vector<Ratio> ratios;
-    // "x / y": the throughput of x over that of y, the time of y over that of x.
+    // "x / y": the throughput of x over that of y (the resident rows may be of another size).
     auto ratio = [&](const std::string& name, const Measurement* x, const Measurement* y) {
-        if (x && y)
-            ratios.push_back({name, y->timing.median_ms / x->timing.median_ms});
+        if (x && y) {
+            ratios.push_back({name, tutorial::gflops(x->n, x->n, x->n, x->timing.median_ms) /
+                                        tutorial::gflops(y->n, y->n, y->n, y->timing.median_ms)});
+        }
     };
     const std::vector<int> all = distinct(devices);
     for (const step09::InnerKernel inner : inners) {
         const std::string name = step09::inner_kernel_name(inner);
         const Measurement* one = find(rows, "stream", name, first, "option");
-        ratio("stream " + name + " on 1 device / resident " + name, one,
-              find(rows, "resident", name, first));
+        const Measurement* resident = find(rows, "resident", name, first);
+        ratio(
+            "stream " + name + " on 1 device / resident " + name +
+                (resident && one && resident->n != one->n ? " at n = " + std::to_string(resident->n)
+                                                          : ""),
+            one, resident);
         for (const std::vector<int>* on : {&first, &all}) {
             if (on == &all && all.size() == 1)
                 continue;

@@ -22,7 +22,7 @@ std::pair<double, double> overlap(const step09::GemmStatistics& statistics);
 
 /// The table's header and one row of it.
 void print_header();
-void print_row(const Measurement& m, int n);
+void print_row(const Measurement& m);
 
 /// The ratios of `rows`, for each of `inners`: streamed against resident, against the best
 /// cuBLASXt on the first device and on all of `devices`, and all devices against the first.

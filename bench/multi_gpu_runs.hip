@@ -1,39 +1,109 @@
 #include "bench/multi_gpu_runs.hpp"
 
+#include <cstring>
+#include <random>
+
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/gpu_timer.hpp"
 #include "common/hip_handles.hpp"
+#include "common/matrix.hpp"
+#include "common/program.hpp"
 
 namespace bench::multi_gpu {
+namespace {
+
+// Runs body(begin, end) over [0, count) in pieces of kPiece elements, the pieces shared out over
+// the host's cores: filling or poisoning 32 GB on one core takes minutes.
+constexpr std::size_t kPiece = std::size_t{1} << 22;
+
+template <class Body>
+void over_pieces(std::size_t count, const Body& body) {
+    const std::size_t pieces = (count + kPiece - 1) / kPiece;
+    const std::size_t threads =
+        std::min<std::size_t>(pieces, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            for (std::size_t piece = t; piece < pieces; piece += threads)
+                body(piece, piece * kPiece, std::min(count, (piece + 1) * kPiece));
+        });
+    }
+    for (std::thread& thread : pool)
+        thread.join();
+}
+
+// Values drawn uniformly from [-1, 1], piece by piece, each piece from std::mt19937 seeded with
+// the seed and the piece's number.
+void fill_random(float* data, std::size_t count, std::uint64_t seed) {
+    over_pieces(count, [&](std::size_t piece, std::size_t begin, std::size_t end) {
+        std::seed_seq sequence{static_cast<std::uint32_t>(seed),
+                               static_cast<std::uint32_t>(seed >> 32),
+                               static_cast<std::uint32_t>(piece)};
+        std::mt19937 generator(sequence);
+        std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+        for (std::size_t i = begin; i < end; ++i)
+            data[i] = distribution(generator);
+    });
+}
+
+}  // namespace
+
+Inputs::Inputs(int size, std::uint64_t seed)
+    : n(size),
+      host_a(static_cast<std::size_t>(size) * static_cast<std::size_t>(size)),
+      host_b(host_a.size()),
+      host_c(host_a.size()) {
+    fill_random(host_a.get(), host_a.size(), seed);
+    fill_random(host_b.get(), host_b.size(), seed + 1);
+}
+
+void Inputs::poison_c() {
+    float* c = host_c.get();
+    over_pieces(host_c.size(), [c](std::size_t, std::size_t begin, std::size_t end) {
+        std::memset(c + begin, 0xFF, (end - begin) * sizeof(float));
+    });
+}
+
+bool Inputs::verify_c(const std::string& what) const {
+    const tutorial::ConstMatrixView<float> a(host_a.get(), n, n), b(host_b.get(), n, n),
+        c(host_c.get(), n, n);
+    const tutorial::ProductCheck check = tutorial::check_product(a, b, c);
+    std::cout << "  " << what << ": " << check.summary << std::endl;
+    if (!check.passed)
+        std::cerr << what << ": " << check.summary << "\n";
+    return check.passed;
+}
 
 Measurement measure_resident(step09::InnerKernel inner, int device, Inputs& inputs,
-                             int iterations) {
+                             const Settings& settings) {
     tutorial::select_device(device);
     const int n = inputs.n;
     const step09::InnerMultiply multiply(inner, /*lanes=*/1);
-    tutorial::DeviceBuffer<float> a(inputs.a.size()), b(inputs.b.size()), c(inputs.a.size());
-    a.upload(inputs.a);
-    b.upload(inputs.b);
+    tutorial::DeviceBuffer<float> a(inputs.host_a.size()), b(inputs.host_b.size()),
+        c(inputs.host_c.size());
+    HIP_CHECK(hipMemcpy(a.get(), inputs.host_a.get(), a.bytes(), hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemcpy(b.get(), inputs.host_b.get(), b.bytes(), hipMemcpyHostToDevice));
     const tutorial::Stream stream;
     HIP_CHECK(hipMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
     Measurement result;
     result.what = "resident";
     result.inner = step09::inner_kernel_name(inner);
+    result.n = n;
     result.devices = {device};
-    result.timing = tutorial::time_with_events(stream.get(), 1, iterations, [&] {
-        multiply(0, a.get(), b.get(), c.get(), n, n, n, stream.get());
-    });
+    result.timing = tutorial::time_with_events(
+        stream.get(), settings.warmup, settings.iterations,
+        [&] { multiply(0, a.get(), b.get(), c.get(), n, n, n, stream.get()); });
     stream.synchronize();
     HIP_CHECK(hipMemcpy(inputs.host_c.get(), c.get(), c.bytes(), hipMemcpyDeviceToHost));
     result.verified = inputs.verify_c("resident " + result.inner);
     return result;
 }
 
-void time_from_host(Measurement& result, Inputs& inputs, int iterations, FreeMemoryWatch& watch,
-                    const std::function<void()>& multiply) {
+void time_from_host(Measurement& result, Inputs& inputs, const Settings& settings,
+                    FreeMemoryWatch& watch, const std::function<void()>& multiply) {
     inputs.poison_c();
-    result.timing = tutorial::time_on_host(1, iterations, multiply);
+    result.timing = tutorial::time_on_host(settings.warmup, settings.iterations, multiply);
     result.memory_used = watch.used();
     result.verified = inputs.verify_c(result.what + " " + result.inner + " on " +
                                       tutorial::join(result.devices, ","));
@@ -66,6 +136,7 @@ Measurement measure_stream(const step09::Plan& plan, const step09::MultiGpuOptio
     Measurement result;
     result.what = "stream";
     result.inner = step09::inner_kernel_name(options.inner);
+    result.n = inputs.n;
     result.devices = devices;
     result.budget_from = budget_from;
     for (const int device : devices) {
@@ -79,7 +150,7 @@ Measurement measure_stream(const step09::Plan& plan, const step09::MultiGpuOptio
     // and the timed calls reuse them. They are freed before the next row.
     FreeMemoryWatch watch(distinct(devices));
     step09::Workspace workspace;
-    time_from_host(result, inputs, settings.iterations, watch, [&] {
+    time_from_host(result, inputs, settings, watch, [&] {
         result.statistics = step09::gemm(inputs.host_a.get(), inputs.host_b.get(),
                                          inputs.host_c.get(), plan, options, workspace);
     });

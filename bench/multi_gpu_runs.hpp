@@ -10,7 +10,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -20,9 +19,7 @@
 
 #include "common/device_buffer.hpp"
 #include "common/hip_check.hpp"
-#include "common/matrix.hpp"
 #include "common/report.hpp"
-#include "common/verify.hpp"
 #include "inner_kernel.hpp"
 #include "multi_gpu_gemm.hpp"
 
@@ -31,11 +28,13 @@ namespace bench::multi_gpu {
 /// The command line.
 struct Settings {
     int n = 16384;
-    std::string devices;                 // comma-separated ids; empty: all devices
-    std::string device_memory = "auto";  // auto: (A + B + C) / 3, out of core
+    int resident_n = 0;                 // size of the resident rows; 0: n, where it fits
+    std::string devices;                // comma-separated ids; empty: all devices
+    std::string device_memory = "all";  // all: free memory; auto: (A + B + C) / 3
     std::string inner = std::string(step09::kInnerKernels[0].name) + ",vendor";  // default, BLAS
     std::string block_dims;  // comma-separated; empty: default_block_dims(n)
     int iterations = 5;
+    int warmup = 1;  // untimed runs before the timed ones
     int chunk_rows = 0;
     int panel_cols = 0;
     std::string panel_copy = step09::panel_copy_name(step09::PanelCopy::first_by_kernel);
@@ -49,6 +48,7 @@ struct Settings {
 struct Measurement {
     std::string what;   // "resident", "stream" or "cublasxt"
     std::string inner;  // the inner kernel, or the library
+    int n = 0;          // m = n = k of this row (the resident rows may have their own)
     std::vector<int> devices;
     int block_dim = 0;  // cuBLASXt's block dim; 0 for the others
     // For the stream rows: "option" (the budget of --device-memory) or "cublasxt" (the memory
@@ -127,48 +127,37 @@ class FreeMemoryWatch {
     std::thread thread_;
 };
 
-/// The inputs, in ordinary memory for the reference and in pinned memory for the copies.
+/// The inputs and the result, in pinned host memory only: the step and cuBLASXt copy from it, and
+/// the check reads it where it is, so that the host holds three n x n matrices and no more (at
+/// n = 90000, 97 GB). Filled on all cores, each piece from a generator of its own seeded by the
+/// seed and the piece, so the same seed gives the same matrices on any machine.
 struct Inputs {
     int n;
-    tutorial::Matrix<float> a, b;
     tutorial::PinnedBuffer<float> host_a, host_b, host_c;
 
-    Inputs(int size, std::uint64_t seed)
-        : n(size),
-          a(size, size),
-          b(size, size),
-          host_a(a.size()),
-          host_b(b.size()),
-          host_c(a.size()) {
-        tutorial::fill_random(a, seed);
-        tutorial::fill_random(b, seed + 1);
-        std::memcpy(host_a.get(), a.data(), a.bytes());
-        std::memcpy(host_b.get(), b.data(), b.bytes());
-    }
+    Inputs(int size, std::uint64_t seed);
 
     // All bits set is a NaN: an element that no run writes fails the verification.
-    void poison_c() { std::memset(host_c.get(), 0xFF, a.bytes()); }
+    void poison_c();
 
-    bool verify_c(const std::string& what) const {
-        tutorial::Matrix<float> c(n, n);
-        std::memcpy(c.data(), host_c.get(), c.bytes());
-        const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
-        if (!report.passed)
-            std::cerr << what << ": " << report.summary() << "\n";
-        return report.passed;
-    }
+    /// Checks C (tutorial::check_product: element-wise for small n, Freivalds' check of all of C
+    /// above) and says so on stdout; a failure also goes to stderr with `what`.
+    bool verify_c(const std::string& what) const;
 };
 
-/// Host wall time of `multiply` (which leaves C in inputs.host_c): one warm-up, then the median;
-/// the memory used is what `watch` saw from its start to the end of the last run.
-void time_from_host(Measurement& result, Inputs& inputs, int iterations, FreeMemoryWatch& watch,
-                    const std::function<void()>& multiply);
+/// Host wall time of `multiply` (which leaves C in inputs.host_c): settings.warmup untimed runs,
+/// then the median of settings.iterations; the memory used is what `watch` saw from its start to
+/// the end of the last run.
+void time_from_host(Measurement& result, Inputs& inputs, const Settings& settings,
+                    FreeMemoryWatch& watch, const std::function<void()>& multiply);
 
 /// `devices` sorted, each once.
 std::vector<int> distinct(std::vector<int> devices);
 
-/// The inner kernel alone, on matrices in the first device's memory, event-timed.
-Measurement measure_resident(step09::InnerKernel inner, int device, Inputs& inputs, int iterations);
+/// The inner kernel alone, on matrices in the first device's memory (uploaded from `inputs`, at
+/// inputs.n), event-timed.
+Measurement measure_resident(step09::InnerKernel inner, int device, Inputs& inputs,
+                             const Settings& settings);
 
 /// The plans do not depend on the inner kernel: any one makes them.
 constexpr step09::InnerKernel kPlanningKernel = step09::kInnerKernels[0].kernel;

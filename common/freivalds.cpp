@@ -39,7 +39,8 @@ void over_rows(int rows, double work, const Body& body) {
 // Y = M·X in double for a rows x cols matrix M and a cols x t matrix X, both stored row by row:
 // all t trials in one pass over M. With `absolute`, |M| instead of M.
 template <typename T>
-std::vector<double> times(const Matrix<T>& m, const std::vector<double>& x, int t, bool absolute) {
+std::vector<double> times(ConstMatrixView<T> m, const std::vector<double>& x, int t,
+                          bool absolute) {
     std::vector<double> y(static_cast<std::size_t>(m.rows()) * t, 0.0);
     over_rows(m.rows(), static_cast<double>(m.rows()) * m.cols() * t, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
@@ -62,7 +63,7 @@ std::vector<double> times(const Matrix<T>& m, const std::vector<double>& x, int 
 // and whose every partial sum is an integer below 2^digits (each row's sum of |a| times the
 // largest |b| bounds them), which the format then holds exactly in any order of summation.
 template <typename T>
-bool exact_product(const Matrix<T>& a, const Matrix<T>& b) {
+bool exact_product(ConstMatrixView<T> a, ConstMatrixView<T> b) {
     if constexpr (std::is_integral_v<T>) {
         return true;
     } else {
@@ -94,7 +95,7 @@ bool exact_product(const Matrix<T>& a, const Matrix<T>& b) {
 }  // namespace
 
 template <typename T>
-FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
+FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, ConstMatrixView<T> c,
                                 const FreivaldsOptions& options) {
     if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
         throw std::invalid_argument("freivalds_check: shapes of A, B and C do not fit together");
@@ -184,11 +185,11 @@ std::string FreivaldsReport::summary() const {
     return out.str();
 }
 
-template FreivaldsReport freivalds_check(const Matrix<float>&, const Matrix<float>&,
-                                         const Matrix<float>&, const FreivaldsOptions&);
-template FreivaldsReport freivalds_check(const Matrix<double>&, const Matrix<double>&,
-                                         const Matrix<double>&, const FreivaldsOptions&);
-template FreivaldsReport freivalds_check(const Matrix<int>&, const Matrix<int>&, const Matrix<int>&,
-                                         const FreivaldsOptions&);
+template FreivaldsReport freivalds_check(ConstMatrixView<float>, ConstMatrixView<float>,
+                                         ConstMatrixView<float>, const FreivaldsOptions&);
+template FreivaldsReport freivalds_check(ConstMatrixView<double>, ConstMatrixView<double>,
+                                         ConstMatrixView<double>, const FreivaldsOptions&);
+template FreivaldsReport freivalds_check(ConstMatrixView<int>, ConstMatrixView<int>,
+                                         ConstMatrixView<int>, const FreivaldsOptions&);
 
 }  // namespace tutorial

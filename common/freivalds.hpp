@@ -56,7 +56,15 @@ struct FreivaldsReport {
 /// shapes do not fit together, `options.trials` is not positive, or integer operands are so large
 /// that (|A|·|B|·1)_i reaches 2^53.
 template <typename T>
-FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
+FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, ConstMatrixView<T> c,
                                 const FreivaldsOptions& options = {});
+
+/// The same check of matrices held in Matrix objects.
+template <typename T>
+FreivaldsReport freivalds_check(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
+                                const FreivaldsOptions& options = {}) {
+    return freivalds_check(ConstMatrixView<T>(a), ConstMatrixView<T>(b), ConstMatrixView<T>(c),
+                           options);
+}
 
 }  // namespace tutorial

@@ -62,6 +62,35 @@ class Matrix {
     std::vector<T> values_;
 };
 
+/// A rows x cols matrix stored row by row in memory the view does not own (pinned host memory, or
+/// a Matrix): what the checks read when the matrices are too large to copy.
+template <typename T>
+class ConstMatrixView {
+  public:
+    ConstMatrixView(const T* data, int rows, int cols) : data_(data), rows_(rows), cols_(cols) {
+        if (rows < 0 || cols < 0)
+            throw std::invalid_argument("ConstMatrixView: dimensions must not be negative");
+    }
+    ConstMatrixView(const Matrix<T>& matrix)  // NOLINT: a Matrix is viewed where a view is asked
+        : ConstMatrixView(matrix.data(), matrix.rows(), matrix.cols()) {}
+
+    int rows() const { return rows_; }
+    int cols() const { return cols_; }
+    std::size_t size() const {
+        return static_cast<std::size_t>(rows_) * static_cast<std::size_t>(cols_);
+    }
+    const T* data() const { return data_; }
+    const T& operator()(int row, int col) const {
+        return data_[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) +
+                     static_cast<std::size_t>(col)];
+    }
+
+  private:
+    const T* data_;
+    int rows_;
+    int cols_;
+};
+
 /// Fills `matrix` with values drawn uniformly from [low, high] by a std::mt19937 seeded with
 /// `seed`. The same seed gives the same matrix, so a failure can be reproduced with `--seed`.
 template <typename T>

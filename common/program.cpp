@@ -1,5 +1,6 @@
 #include "common/program.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -49,27 +50,50 @@ int run_step(int argc, char** argv, const StepDescription& step,
     });
 }
 
+namespace {
+
+// Whether the element-wise check is cheap enough: at most VerifyOptions::max_reference_work
+// multiply-adds on the host.
+bool element_wise_affordable(int m, int n, int k) {
+    return static_cast<double>(m) * n * k <= VerifyOptions{}.max_reference_work;
+}
+
+ProductCheck freivalds_product_check(ConstMatrixView<float> a, ConstMatrixView<float> b,
+                                     ConstMatrixView<float> c) {
+    const FreivaldsReport verification = freivalds_check(a, b, c);
+    return {verification.passed, verification.summary()};
+}
+
+}  // namespace
+
+ProductCheck check_product(const Matrix<float>& a, const Matrix<float>& b, const Matrix<float>& c) {
+    if (!element_wise_affordable(a.rows(), b.cols(), a.cols()))
+        return freivalds_product_check(a, b, c);
+    const VerifyReport verification = verify_gemm(a, b, c);
+    return {verification.passed, verification.summary()};
+}
+
+ProductCheck check_product(ConstMatrixView<float> a, ConstMatrixView<float> b,
+                           ConstMatrixView<float> c) {
+    if (!element_wise_affordable(a.rows(), b.cols(), a.cols()))
+        return freivalds_product_check(a, b, c);
+    // Small: copied into the Matrix objects that the element-wise check reads.
+    auto copy = [](ConstMatrixView<float> view) {
+        Matrix<float> matrix(view.rows(), view.cols());
+        std::copy(view.data(), view.data() + view.size(), matrix.data());
+        return matrix;
+    };
+    return check_product(copy(a), copy(b), copy(c));
+}
+
 int report_general_multiply(const Options& options, RunReport report, const Matrix<float>& a,
                             const Matrix<float>& b, const Matrix<float>& c,
                             const std::function<void(std::ostream&)>& extra_lines) {
     int exit_code = kExitVerified;
     if (options.verify) {
-        // The element-wise check against the double reference where that takes at most
-        // VerifyOptions::max_reference_work multiply-adds (seconds), Freivalds' check of all of C
-        // above that: O(m k + k n + m n) per trial instead of O(m n k).
-        const bool element_wise = static_cast<double>(a.rows()) * b.cols() * a.cols() <=
-                                  VerifyOptions{}.max_reference_work;
-        bool passed = false;
-        std::string summary;
-        if (element_wise) {
-            const VerifyReport verification = verify_gemm(a, b, c);
-            passed = verification.passed;
-            summary = verification.summary();
-        } else {
-            const FreivaldsReport verification = freivalds_check(a, b, c);
-            passed = verification.passed;
-            summary = verification.summary();
-        }
+        const ProductCheck verification = check_product(a, b, c);
+        const bool passed = verification.passed;
+        const std::string& summary = verification.summary;
         report.verification = passed ? "passed" : "FAILED";
         if (!options.quiet)
             std::cout << summary << "\n";

@@ -78,6 +78,21 @@ int report_worked_example(const Options& options, const std::string& title, cons
     return report.passed ? kExitVerified : kExitVerificationFailed;
 }
 
+/// What check_product() found: whether C is right, and the sentence saying which check ran.
+struct ProductCheck {
+    bool passed = false;
+    std::string summary;
+};
+
+/// Checks C = A·B as every general multiply does: element by element against the double reference
+/// up to VerifyOptions::max_reference_work multiply-adds (seconds on the host), and by Freivalds'
+/// check (freivalds.hpp) of all of C above that, O(m k + k n + m n) per trial instead of O(m n k).
+ProductCheck check_product(const Matrix<float>& a, const Matrix<float>& b, const Matrix<float>& c);
+
+/// The same check of matrices held elsewhere (pinned host memory, say); small ones are copied.
+ProductCheck check_product(ConstMatrixView<float> a, ConstMatrixView<float> b,
+                           ConstMatrixView<float> c);
+
 /// The end of every general multiply, the same in every step: verifies C unless --no-verify
 /// (`report` then says "passed" or "FAILED"), element by element against the double reference up to
 /// VerifyOptions::max_reference_work multiply-adds and by Freivalds' check (freivalds.hpp) of all

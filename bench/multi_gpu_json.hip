@@ -63,7 +63,8 @@ void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
 }  // namespace
 
 void write_json(const Settings& settings, const RunFacts& facts,
-                const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios) {
+                const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios,
+                bool complete) {
     using bench::json_number;
     using bench::json_text;
     std::ofstream out(settings.json_path);
@@ -84,7 +85,9 @@ void write_json(const Settings& settings, const RunFacts& facts,
         << ",\n  \"budget_option\": " << json_text(facts.budget_option)
         << ",\n  \"device_memory_bytes\": " << facts.device_memory_total
         << ",\n  \"host_memory_available_bytes\": " << facts.host_memory_available
-        << ",\n  \"panel_copy\": " << json_text(settings.panel_copy) << ",\n  \"results\": [\n";
+        << ",\n  \"panel_copy\": " << json_text(settings.panel_copy)
+        << ",\n  \"warmup\": " << settings.warmup
+        << ",\n  \"complete\": " << (complete ? "true" : "false") << ",\n  \"results\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         write_row_json(out, rows[i], settings.n);
         out << (i + 1 < rows.size() ? "," : "") << "\n";

@@ -27,8 +27,9 @@ struct RunFacts {
     std::uint64_t host_memory_available = 0;  // before the inputs were made; 0: unknown
 };
 
-/// Writes settings.json_path.
+/// Writes settings.json_path; `complete` is false while rows are still to come.
 void write_json(const Settings& settings, const RunFacts& facts,
-                const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios);
+                const std::vector<Measurement>& rows, const std::vector<Ratio>& ratios,
+                bool complete);
 
 }  // namespace bench::multi_gpu

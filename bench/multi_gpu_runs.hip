@@ -1,6 +1,7 @@
 #include "bench/multi_gpu_runs.hpp"
 
 #include <cstring>
+#include <iomanip>
 #include <random>
 
 #include "common/command_line.hpp"
@@ -68,8 +69,11 @@ void Inputs::poison_c() {
 bool Inputs::verify_c(const std::string& what) const {
     const tutorial::ConstMatrixView<float> a(host_a.get(), n, n), b(host_b.get(), n, n),
         c(host_c.get(), n, n);
+    const auto start = std::chrono::steady_clock::now();
     const tutorial::ProductCheck check = tutorial::check_product(a, b, c);
-    std::cout << "  " << what << ": " << check.summary << std::endl;
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    std::cout << "  " << what << ": " << check.summary << " (" << std::fixed << std::setprecision(1)
+              << seconds.count() << " s)" << std::endl;
     if (!check.passed)
         std::cerr << what << ": " << check.summary << "\n";
     return check.passed;

@@ -149,8 +149,9 @@ int run(const Settings& settings) {
     const std::vector<int> first{devices.front()};
     const auto [free_memory, total_memory] = device_memory(devices.front());
     const std::vector<int> block_dims =
-        settings.block_dims.empty()
-            ? default_block_dims(settings.n, total_memory)
+        settings.block_dims.empty() ? default_block_dims(settings.n, total_memory)
+        : settings.block_dims == "none"
+            ? std::vector<int>{}
             : tutorial::parse_number_list("--block-dims", settings.block_dims, 1, 65536);
     const int resident_n = resident_size(settings, free_memory);
     const std::optional<std::uint64_t> budget = budget_option(settings);
@@ -207,7 +208,8 @@ int run(const Settings& settings) {
                                                      : "the matrices would fit whole")
               << ")\none device: " << step09::describe_plan(plan_one)
               << (plan_all ? "all devices: " + step09::describe_plan(*plan_all) : "")
-              << "cuBLASXt block dims: " << tutorial::join(block_dims, ", ")
+              << "cuBLASXt block dims: "
+              << (block_dims.empty() ? std::string("none") : tutorial::join(block_dims, ", "))
               << "\ntiming: " << settings.warmup << " warm-up, then the median of "
               << settings.iterations
               << " runs; resident: events, stream and cuBLASXt: host wall time from host "
@@ -250,7 +252,7 @@ int run(const Settings& settings) {
                                   "option", settings, *inputs));
         }
     }
-    if (have_cublasxt)
+    if (have_cublasxt && !block_dims.empty())
         sweep_cublasxt(first, all, block_dims, settings, *inputs, record);
 
     // The step again, within the memory that the fastest cuBLASXt configuration used per device.
@@ -301,7 +303,7 @@ int main(int argc, char** argv) {
     app.add_option("--block-dims", settings.block_dims,
                    "comma-separated cuBLASXt block dims (default 1024 to 32768 in powers of "
                    "two, n / 2 and n: none above n or below n / 16, none whose tiles cannot fit "
-                   "the device)");
+                   "the device); none: no cuBLASXt rows");
     app.add_option("-i,--iterations", settings.iterations, "timed runs after the warm-up")
         ->check(CLI::Range(1, 1000));
     app.add_option("--warmup", settings.warmup,

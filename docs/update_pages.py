@@ -462,7 +462,8 @@ def multi_gpu_row_names(row, vendor):
         return "cuBLASXt", f"block dim {row['block_dim']}"
     kernel = inner_kernel(row["inner"], vendor)
     if row["measurement"] == "resident":
-        return kernel, "resident"
+        # A resident row of its own size: the run's n did not fit in the device's memory.
+        return kernel, "resident" + (f", n = {row['n']}" if "n" in row else "")
     if row.get("budget_from") == "cublasxt":
         return kernel, "streamed at cuBLASXt's memory"
     return kernel, "streamed"
@@ -539,10 +540,24 @@ def multi_gpu_block(name, *others):
                                  "copy engine",
               "copy-engine": "every panel of B by the copy engine",
               "kernel": "every panel of B by a kernel"}[run.get("panel_copy", "copy-engine")]
+    if run.get("budget_option") == "all":
+        budget_text = (f"no budget option (the device's free memory less 512 MiB: {budget} MiB per "
+                       f"device entry)")
+    else:
+        budget_text = f"a budget of {budget} MiB per device entry"
     parts = [f"Measured by `multi_gpu_benchmark` at commit `{run['commit']}` on {run['date']} "
              f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
-             f"n = {run['n']}, a budget of {budget} MiB per device entry, {panels}, from "
-             f"`docs/results/{name}.json`.", ""]
+             f"n = {run['n']}, {budget_text}, {panels}, from `docs/results/{name}.json`"
+             + ("" if run.get("complete", True) else " (stopped before its last rows)") + "."]
+    if "device_memory_bytes" in run:
+        matrices = 3 * run["n"] ** 2 * 4
+        device = run["device_memory_bytes"]
+        parts[-1] += (f" A + B + C take {matrices / (1 << 30):,.1f} GiB, one device has "
+                      f"{device / (1 << 30):,.1f} GiB: "
+                      + ("out of core." if matrices > device else "they would fit."))
+    if run.get("warmup", 1) == 0:
+        parts[-1] += " No warm-up run: each row is the median of its runs, the first included."
+    parts.append("")
     lines = ["| kernel | run | devices | chunks x panels (rows x columns) | median (min) ms | GFLOPS | "
              "planned (MiB) | used (MiB) | kernels busy |",
              "|---|---|---|---|---:|---:|---:|---:|---:|"]
@@ -553,7 +568,7 @@ def multi_gpu_block(name, *others):
             unswept += 1
             continue
         kernel, how = multi_gpu_row_names(row, vendor)
-        runs.add(how.split(" ")[0])
+        runs.add(how.replace(",", " ").split(" ")[0])
         plan = (f"{row['chunks']} x {row['panels']} ({row['chunk_rows']} x {row['panel_cols']})"
                 if "chunks" in row else "-")
         busy = (make_results.format_percent(row["kernel_busy_percent"])

@@ -123,10 +123,7 @@ int resident_size(const Settings& settings, std::uint64_t free_memory) {
 
 // Throws RuntimeFailure (exit 3) when host memory cannot hold A, B and C of size n.
 void check_host_memory(int n) {
-    if (const auto shortfall =
-            step09::host_memory_shortfall(3 * square_bytes(n), step09::available_host_memory(),
-                                          "three " + std::to_string(n) + " x " + std::to_string(n) +
-                                              " float matrices (A, B and C, pinned)"))
+    if (const auto shortfall = step09::gemm_host_memory_shortfall(n, n, n))
         throw tutorial::RuntimeFailure(*shortfall);
 }
 

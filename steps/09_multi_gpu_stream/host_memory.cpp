@@ -59,4 +59,15 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
            tutorial::format_bytes(*available) + ") available; choose smaller sizes";
 }
 
+std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k) {
+    const std::uint64_t needed =
+        (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n +
+         static_cast<std::uint64_t>(m) * n) *
+        sizeof(float);
+    const std::string what = "A (" + std::to_string(m) + " x " + std::to_string(k) + "), B (" +
+                             std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
+                             std::to_string(m) + " x " + std::to_string(n) + ") in float";
+    return host_memory_shortfall(needed, available_host_memory(), what);
+}
+
 }  // namespace step09

@@ -21,4 +21,8 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
                                                  std::optional<std::uint64_t> available,
                                                  const std::string& what);
 
+/// Why A (m x k), B (k x n) and C (m x n) in float do not fit in available_host_memory(), in
+/// words, or nothing: what the program and the benchmark ask before they allocate the matrices.
+std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k);
+
 }  // namespace step09

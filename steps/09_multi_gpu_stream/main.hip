@@ -104,15 +104,7 @@ std::vector<int> resolve_devices(const std::vector<int>& listed) {
 // A, B and C must fit in host memory: asked before they are allocated, so that a size too large
 // for the machine ends with a message (exit 3) rather than with the system killing the program.
 void check_host_memory(int m, int n, int k) {
-    const std::uint64_t needed =
-        (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n +
-         static_cast<std::uint64_t>(m) * n) *
-        sizeof(float);
-    const std::string what = "A (" + std::to_string(m) + " x " + std::to_string(k) + "), B (" +
-                             std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
-                             std::to_string(m) + " x " + std::to_string(n) + ") in float";
-    if (const auto shortfall =
-            step09::host_memory_shortfall(needed, step09::available_host_memory(), what))
+    if (const auto shortfall = step09::gemm_host_memory_shortfall(m, n, k))
         throw tutorial::RuntimeFailure(*shortfall);
 }
 

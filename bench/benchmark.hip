@@ -27,6 +27,7 @@
 
 #include "bench/kernels.hpp"
 #include "bench/results_json.hpp"
+#include "bench/shapes.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
@@ -41,15 +42,15 @@
 
 namespace {
 
-struct Shape {
-    int m, n, k;
-};
+using bench::Shape;
+using bench::shape_text;
 
 struct Settings {
     std::vector<int> sizes{256, 512, 1024, 2048, 4096, 8192};
     // Not square, and not a multiple of any tile: 1000 x 3000 x 500 keeps step 05 on its float4
     // path, 4097 x 1023 x 2049 forces its scalar path, 3000 x 2000 x 1000 is step 04's example.
     std::vector<std::string> shapes{"1000x3000x500", "3000x2000x1000", "4097x1023x2049"};
+    std::string suite;  // a named list of shapes (bench/shapes.cpp), after sizes and shapes
     int iterations = 10;
     int warmup = 3;
     double seconds_per_kernel = 10.0;
@@ -78,35 +79,6 @@ struct Skip {
 
 double operations(const Shape& s) {
     return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
-}
-
-std::string shape_text(const Shape& s) {
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-// "MxNxK" with each dimension within the tutorial's limits; a UsageError names --shapes otherwise.
-Shape parse_shape(const std::string& text) {
-    Shape shape{};
-    char x1 = 0, x2 = 0;
-    std::istringstream in(text);
-    long long m = 0, n = 0, k = 0;
-    in >> m >> x1 >> n >> x2 >> k;
-    const bool parsed = in && (in >> std::ws).eof() && x1 == 'x' && x2 == 'x';
-    if (!parsed || m < 1 || n < 1 || k < 1 || m > tutorial::kMaxDimension ||
-        n > tutorial::kMaxDimension || k > tutorial::kMaxDimension) {
-        throw tutorial::UsageError("--shapes: '" + text +
-                                   "' is not MxNxK with each of m, n, k from 1 to " +
-                                   std::to_string(tutorial::kMaxDimension));
-    }
-    if (m * k > tutorial::kMaxMatrixElements || k * n > tutorial::kMaxMatrixElements ||
-        m * n > tutorial::kMaxMatrixElements) {
-        throw tutorial::UsageError("--shapes: '" + text +
-                                   "' has a matrix of more than 2^31 - 1 elements");
-    }
-    shape.m = static_cast<int>(m);
-    shape.n = static_cast<int>(n);
-    shape.k = static_cast<int>(k);
-    return shape;
 }
 
 // The driver as its vendor names it: on NVIDIA the kernel module's version ("580.159.04") from
@@ -253,12 +225,24 @@ void write_json(const Settings& settings, const bench::RunHeader& header,
         throw tutorial::RuntimeFailure("cannot write " + settings.json_path);
 }
 
+// The sizes, the shapes and the suite's shapes, each shape once, in that order.
 std::vector<Shape> shapes_to_run(const Settings& settings) {
     std::vector<Shape> shapes;
+    const auto add = [&](const Shape& shape) {
+        const bool seen = std::any_of(shapes.begin(), shapes.end(), [&](const Shape& s) {
+            return s.m == shape.m && s.n == shape.n && s.k == shape.k;
+        });
+        if (!seen)
+            shapes.push_back(shape);
+    };
     for (const int size : settings.sizes)
-        shapes.push_back({size, size, size});
+        add({size, size, size});
     for (const std::string& text : settings.shapes)
-        shapes.push_back(parse_shape(text));
+        add(bench::parse_shape(text));
+    if (const bench::ShapeSuite* suite = bench::find_suite(settings.suite)) {
+        for (std::size_t i = 0; i < suite->count; ++i)
+            add(bench::parse_shape(suite->shapes[i].shape, "--suite " + settings.suite));
+    }
     return shapes;
 }
 
@@ -284,6 +268,12 @@ int run(const Settings& settings) {
     header.seconds_per_kernel = settings.seconds_per_kernel;
     header.max_seconds_per_run = settings.max_seconds_per_run;
     header.seed = settings.seed;
+    if (const bench::ShapeSuite* suite = bench::find_suite(settings.suite)) {
+        header.suite = suite->name;
+        header.suite_purpose = suite->purpose;
+        for (std::size_t i = 0; i < suite->count; ++i)
+            header.suite_shapes.push_back({suite->shapes[i].shape, suite->shapes[i].kind});
+    }
     std::string why_no_vendor;
     auto vendor = tutorial::make_vendor_blas(why_no_vendor);
     header.vendor_blas = vendor ? vendor->name() : "none";
@@ -388,7 +378,8 @@ int main(int argc, char** argv) {
     settings.command = quoted_command(argc, argv);
     CLI::App app{
         "Times every step's kernel and the vendor BLAS on the same inputs.\n"
-        "Default sweep: sizes 256 to 8192 and three shapes that are not tile multiples.",
+        "Default sweep: sizes 256 to 8192 and three shapes that are not tile multiples.\n"
+        "The every-shape suite: gemm_benchmark --suite every-shape --filter '08 rule'",
         "gemm_benchmark"};
     app.add_option("--sizes", settings.sizes, "square sizes m = n = k")
         ->delimiter(',')
@@ -396,6 +387,9 @@ int main(int argc, char** argv) {
     app.add_option("--shapes", settings.shapes,
                    "shapes MxNxK (C is m x n), e.g. 1000x3000x500,4097x1023x2049")
         ->delimiter(',');
+    app.add_option(
+        "--suite", settings.suite,
+        "a named suite of shapes, run after --sizes and --shapes: " + bench::suite_names());
     app.add_option("-i,--iterations", settings.iterations, "the most timed runs per kernel")
         ->check(CLI::Range(3, 1000));
     app.add_option("--warmup", settings.warmup, "untimed runs first")->check(CLI::Range(0, 100));
@@ -413,13 +407,19 @@ int main(int argc, char** argv) {
     app.add_option("--seed", settings.seed, "seed of the random inputs");
     try {
         app.parse(argc, argv);
-        // Either list given alone replaces the whole default sweep.
-        if (app.count("--sizes") > 0 && app.count("--shapes") == 0)
-            settings.shapes.clear();
-        if (app.count("--shapes") > 0 && app.count("--sizes") == 0)
-            settings.sizes.clear();
+        // Sizes, shapes or a suite given replace the whole default sweep.
+        if (app.count("--sizes") + app.count("--shapes") + app.count("--suite") > 0) {
+            if (app.count("--sizes") == 0)
+                settings.sizes.clear();
+            if (app.count("--shapes") == 0)
+                settings.shapes.clear();
+        }
         for (const std::string& text : settings.shapes)
-            parse_shape(text);
+            bench::parse_shape(text);
+        if (app.count("--suite") > 0 && bench::find_suite(settings.suite) == nullptr) {
+            throw tutorial::UsageError("--suite: '" + settings.suite +
+                                       "' is not a suite; the suites are " + bench::suite_names());
+        }
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : tutorial::kExitBadUsage;
     } catch (const tutorial::UsageError& error) {

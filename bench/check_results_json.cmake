@@ -27,7 +27,8 @@ foreach(written nvidia-h100-80gb-hbm3.md nvidia-h100-80gb-hbm3.svg nvidia-h100-8
     endif()
 endforeach()
 file(READ "${WORK}/nvidia-h100-80gb-hbm3.md" page)
-foreach(expected "580.159.04" "FAILED" "skipped" "1000 x 3000 x 500" "66.9 TFLOPS" "`0000000`")
+foreach(expected "580.159.04" "FAILED" "skipped" "1000 x 3000 x 500" "66.9 TFLOPS" "`0000000`"
+                 "## The sample suite" "| 05 | `reg8x8_db` | 1 of 2 |" "| 02 | `naive_b16` (default) | 2 of 2 |")
     string(FIND "${page}" "${expected}" at)
     if(at EQUAL -1)
         message(FATAL_ERROR "the results page lacks '${expected}':\n${page}")

@@ -61,8 +61,17 @@ void write_results_json(std::ostream& out, const RunHeader& header,
         << ", \"iterations\": " << header.iterations
         << ", \"seconds_per_kernel\": " << json_number(header.seconds_per_kernel)
         << ", \"max_seconds_per_run\": " << json_number(header.max_seconds_per_run)
-        << ", \"seed\": " << header.seed << "},\n"
-        << "  \"results\": [\n";
+        << ", \"seed\": " << header.seed << "},\n";
+    if (!header.suite.empty()) {
+        out << "  \"suite\": {\"name\": " << json_text(header.suite)
+            << ", \"purpose\": " << json_text(header.suite_purpose) << ", \"shapes\": [";
+        for (std::size_t i = 0; i < header.suite_shapes.size(); ++i) {
+            out << (i > 0 ? ", " : "") << "[" << json_text(header.suite_shapes[i].first) << ", "
+                << json_text(header.suite_shapes[i].second) << "]";
+        }
+        out << "]},\n";
+    }
+    out << "  \"results\": [\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const Measurement& r = results[i];
         out << "    {\"step\": " << json_text(r.step) << ", \"variant\": " << json_text(r.variant)

@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -28,6 +29,10 @@ struct RunHeader {
     double seconds_per_kernel = 0.0;
     double max_seconds_per_run = 0.0;
     unsigned long long seed = 0;
+    std::string suite;          ///< the suite of shapes run (--suite), or empty
+    std::string suite_purpose;  ///< what the suite is for, in one line
+    /// The suite's shapes, "MxNxK", each with its kind ("one row", "tiny C, long K"...).
+    std::vector<std::pair<std::string, std::string>> suite_shapes;
 };
 
 /// One kernel at one shape: timed when verified, not timed (repetitions 0) when it failed.
@@ -60,8 +65,9 @@ std::string json_number(double value);
 /// Today's date in UTC, as the results files record it: "2026-11-22".
 std::string utc_date();
 
-/// Writes the file: the header's fields, "timing", one line per measurement under "results"
-/// and one per skip under "skipped". Numbers that are not finite are written as null.
+/// Writes the file: the header's fields, "timing", the suite (only when one was run: its name,
+/// purpose and [shape, kind] pairs, on one line), one line per measurement under "results" and one
+/// per skip under "skipped". Numbers that are not finite are written as null.
 void write_results_json(std::ostream& out, const RunHeader& header,
                         const std::vector<Measurement>& results,
                         const std::vector<SkippedRun>& skipped);

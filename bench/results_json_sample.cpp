@@ -2,7 +2,7 @@
 /// \brief Writes a benchmark JSON file with made-up figures (first argument: the file), so that a
 /// test can check, without a GPU, that docs/results/make_results.py reads what the benchmark
 /// writes: the CPU step, a failed kernel, a skipped one, shapes that are not square, a quote in a
-/// name and a time that is not a number.
+/// name, a time that is not a number and a suite of shapes.
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
     header.seconds_per_kernel = 10;
     header.max_seconds_per_run = 10;
     header.seed = 42;
+    header.suite = "sample";
+    header.suite_purpose = "two shapes, one with a failed kernel";
+    header.suite_shapes = {{"1000x3000x500", "odd sizes"}, {"1024x1024x1024", "a square"}};
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const std::vector<bench::Measurement> results{
         {"blas", "vendor", false, 1024, 1024, 1024, 0.0595, 0.0589, 10, true},

@@ -7,7 +7,8 @@ writes, named after the GPU (for an "NVIDIA H100 80GB HBM3": nvidia-h100-80gb-hb
 
     <gpu>.json  the measurements (a copy of the input, or the merge of several inputs)
     <gpu>.md    the results page: how it was measured, GFLOPS per size, % of the vendor BLAS and
-                % of the FP32 peak, the shapes that are not square
+                % of the FP32 peak, the shapes that are not square, and for a run of a suite of
+                shapes (--suite) each kernel's geometric mean and lowest share of the vendor BLAS
     <gpu>.svg   the chart: GFLOPS against size, one line per step, the vendor BLAS and the FP32
                 peak as reference lines
 
@@ -87,6 +88,7 @@ SUITE_TITLES = {
     "shapes": "steps 05-08 shapes",
     "packing": "step 08 packing",
     "dot": "step 08 one column",
+    "every-shape": "the every-shape suite",
 }
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "choice"), ("07", "choice"),
@@ -425,6 +427,69 @@ def shapes_table(results):
     return "\n\n".join(tables)
 
 
+# The share of the vendor BLAS below which a shape is named in the suite's summary.
+SUITE_FLOOR = 0.90
+
+
+def suite_shares(results, step, variant, shapes):
+    """[(share of the vendor BLAS, shape)] at the suite's shapes where the kernel and the vendor
+    BLAS of the same run were both verified."""
+    shares = []
+    for shape in shapes:
+        row = results.find(step, variant, shape)
+        percent = results.percent_of_vendor(row) if row else None
+        if percent is not None:
+            shares.append((percent / 100.0, shape))
+    return shares
+
+
+def suite_section(results):
+    """The suite's summary: per kernel, the geometric mean and the lowest of its shares of the
+    vendor BLAS over the suite's shapes, and the shapes below SUITE_FLOOR; then every shape of the
+    suite with its kind and the default kernels' shares. None without a suite or a vendor BLAS."""
+    suite = results.header.get("suite")
+    if not suite or not results.vendor_name:
+        return None
+    vendor = results.vendor_name
+    entries = [(tuple(int(x) for x in text.split("x")), kind) for text, kind in suite["shapes"]]
+    shapes = [shape for shape, _ in entries]
+    lines = [f"## The {suite['name']} suite", "",
+             f"`gemm_benchmark --suite {suite['name']}`: {suite['purpose']}. For each kernel, its "
+             f"share of {vendor} (the time of {vendor} over the kernel's, both in the same run) "
+             f"over the suite's shapes: the geometric mean, the lowest and where, and the shapes "
+             f"below {SUITE_FLOOR:.2f}. A shape counts where the kernel and {vendor} were both "
+             f"verified; the second column says at how many of the {len(shapes)} that was so.", "",
+             "| step | kernel | shapes | geometric mean | lowest | below "
+             f"{SUITE_FLOOR:.2f} |", "|---|---|---:|---:|---|---|"]
+    defaults = []
+    for step, variant in results.kernels():
+        shares = suite_shares(results, step, variant, shapes)
+        if not shares:
+            continue
+        if (step, variant) in DEFAULT_VARIANTS:
+            defaults.append((step, variant))
+        mean = math.exp(sum(math.log(share) for share, _ in shares) / len(shares))
+        lowest, where = min(shares)
+        below = [shape_label(shape) for share, shape in shares if share < SUITE_FLOOR]
+        lines.append(f"| {step} | {kernel_name(results, step, variant)} | {len(shares)} of "
+                     f"{len(shapes)} | {mean:.3f} | {lowest:.3f} ({shape_label(where)}) | "
+                     f"{len(below)}{': ' + ', '.join(below) if below else ''} |")
+    if defaults:
+        names = [f"step {step} {kernel_name(results, step, variant)}" for step, variant in defaults]
+        lines += ["", f"Each shape of the suite, with the share of {vendor} of "
+                      f"{' and '.join(names)}:", "",
+                  "| kind | m x n x k | " + " | ".join(names) + " |",
+                  "|---|---|" + "---:|" * len(defaults)]
+        for shape, kind in entries:
+            cells = []
+            for step, variant in defaults:
+                share = suite_shares(results, step, variant, [shape])
+                cells.append(f"{share[0][0]:.3f}" if share else
+                             (results.status(step, variant, shape) or "-"))
+            lines.append(f"| {kind} | {shape_label(shape)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def timing_text(results):
     timing = results.header.get("timing")
     if timing:
@@ -492,6 +557,9 @@ def results_page(results, name):
         lines += ["## Shapes that are neither square nor tile multiples", "",
                   f"GFLOPS, and in brackets the share of {vendor} at the same shape.", "",
                   table, ""]
+    summary = suite_section(results)
+    if summary:
+        lines += [summary, ""]
     steps = sorted({step for step, _ in results.kernels() if step in STEP_PAGES})
     if steps:
         links = ", ".join(f"[step {s}](../../{STEP_PAGES[s]})" for s in steps)

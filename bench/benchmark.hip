@@ -268,12 +268,7 @@ int run(const Settings& settings) {
     header.seconds_per_kernel = settings.seconds_per_kernel;
     header.max_seconds_per_run = settings.max_seconds_per_run;
     header.seed = settings.seed;
-    if (const bench::ShapeSuite* suite = bench::find_suite(settings.suite)) {
-        header.suite = suite->name;
-        header.suite_purpose = suite->purpose;
-        for (std::size_t i = 0; i < suite->count; ++i)
-            header.suite_shapes.push_back({suite->shapes[i].shape, suite->shapes[i].kind});
-    }
+    header.suite = bench::find_suite(settings.suite);
     std::string why_no_vendor;
     auto vendor = tutorial::make_vendor_blas(why_no_vendor);
     header.vendor_blas = vendor ? vendor->name() : "none";

@@ -62,12 +62,12 @@ void write_results_json(std::ostream& out, const RunHeader& header,
         << ", \"seconds_per_kernel\": " << json_number(header.seconds_per_kernel)
         << ", \"max_seconds_per_run\": " << json_number(header.max_seconds_per_run)
         << ", \"seed\": " << header.seed << "},\n";
-    if (!header.suite.empty()) {
-        out << "  \"suite\": {\"name\": " << json_text(header.suite)
-            << ", \"purpose\": " << json_text(header.suite_purpose) << ", \"shapes\": [";
-        for (std::size_t i = 0; i < header.suite_shapes.size(); ++i) {
-            out << (i > 0 ? ", " : "") << "[" << json_text(header.suite_shapes[i].first) << ", "
-                << json_text(header.suite_shapes[i].second) << "]";
+    if (const ShapeSuite* suite = header.suite) {
+        out << "  \"suite\": {\"name\": " << json_text(suite->name)
+            << ", \"purpose\": " << json_text(suite->purpose) << ", \"shapes\": [";
+        for (std::size_t i = 0; i < suite->count; ++i) {
+            out << (i > 0 ? ", " : "") << "[" << json_text(suite->shapes[i].shape) << ", "
+                << json_text(suite->shapes[i].kind) << "]";
         }
         out << "]},\n";
     }

@@ -5,8 +5,9 @@
 
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "bench/shapes.hpp"
 
 namespace bench {
 
@@ -29,10 +30,7 @@ struct RunHeader {
     double seconds_per_kernel = 0.0;
     double max_seconds_per_run = 0.0;
     unsigned long long seed = 0;
-    std::string suite;          ///< the suite of shapes run (--suite), or empty
-    std::string suite_purpose;  ///< what the suite is for, in one line
-    /// The suite's shapes, "MxNxK", each with its kind ("one row", "tiny C, long K"...).
-    std::vector<std::pair<std::string, std::string>> suite_shapes;
+    const ShapeSuite* suite = nullptr;  ///< the suite of shapes run (--suite), or none
 };
 
 /// One kernel at one shape: timed when verified, not timed (repetitions 0) when it failed.

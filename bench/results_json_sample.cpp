@@ -32,9 +32,11 @@ int main(int argc, char** argv) {
     header.seconds_per_kernel = 10;
     header.max_seconds_per_run = 10;
     header.seed = 42;
-    header.suite = "sample";
-    header.suite_purpose = "two shapes, one with a failed kernel";
-    header.suite_shapes = {{"1000x3000x500", "odd sizes"}, {"1024x1024x1024", "a square"}};
+    constexpr bench::SuiteShape kSampleShapes[] = {{"1000x3000x500", "odd sizes"},
+                                                   {"1024x1024x1024", "a square"}};
+    const bench::ShapeSuite sample{"sample", "two shapes, one with a failed kernel", kSampleShapes,
+                                   2};
+    header.suite = &sample;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const std::vector<bench::Measurement> results{
         {"blas", "vendor", false, 1024, 1024, 1024, 0.0595, 0.0589, 10, true},

@@ -6,6 +6,7 @@
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/index_limits.hpp"
+#include "common/named_values.hpp"
 
 namespace bench {
 
@@ -79,9 +80,8 @@ constexpr SuiteShape kEveryShape[] = {
 
 const ShapeSuite kSuites[] = {
     {"every-shape",
-     "34 shapes of every kind: one row, a few rows, one or a few columns, tiny C with long K, "
-     "short "
-     "K, transformer layers, odd sizes",
+     "shapes of every kind: one row, a few rows, one or a few columns, tiny C with long K, "
+     "short K, transformer layers, odd sizes",
      kEveryShape, std::size(kEveryShape)},
 };
 
@@ -96,22 +96,15 @@ const ShapeSuite* shape_suites_end() {
 }
 
 const ShapeSuite* find_suite(const std::string& name) {
-    for (const ShapeSuite* suite = shape_suites_begin(); suite != shape_suites_end(); ++suite) {
-        if (name == suite->name)
-            return suite;
+    for (const ShapeSuite& suite : kSuites) {
+        if (name == suite.name)
+            return &suite;
     }
     return nullptr;
 }
 
 std::string suite_names() {
-    std::string names;
-    const std::size_t count = static_cast<std::size_t>(shape_suites_end() - shape_suites_begin());
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i > 0)
-            names += i + 1 == count ? " or " : ", ";
-        names += kSuites[i].name;
-    }
-    return names;
+    return tutorial::names_in_words(kSuites);
 }
 
 }  // namespace bench

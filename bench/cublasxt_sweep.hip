@@ -59,17 +59,6 @@ Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
     return result;
 }
 
-const Measurement* best_cublasxt(const std::vector<Measurement>& rows,
-                                 const std::vector<int>& devices) {
-    const Measurement* best = nullptr;
-    for (const Measurement& m : rows) {
-        if (m.what == "cublasxt" && m.devices == devices && m.verified &&
-            (best == nullptr || m.timing.median_ms < best->timing.median_ms))
-            best = &m;
-    }
-    return best;
-}
-
 void sweep_cublasxt(const std::vector<int>& first, const std::vector<int>& all,
                     const std::vector<int>& block_dims, const Settings& settings, Inputs& inputs,
                     const Record& record) {
@@ -87,7 +76,7 @@ void stream_at_cublasxt_memory(const std::vector<Measurement>& rows, const std::
     const std::vector<int> all = distinct(devices);
     const int n = settings.n;
     for (const std::vector<int>* on : {&first, &all}) {
-        const Measurement* best = best_cublasxt(rows, *on);
+        const Measurement* best = fastest(rows, "cublasxt", *on);
         if (best == nullptr || (on == &all && all.size() == 1))
             continue;
         const std::vector<int>& stream_devices = on == &first ? first : devices;

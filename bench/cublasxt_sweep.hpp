@@ -23,10 +23,6 @@ std::vector<int> default_block_dims(int n, std::uint64_t device_bytes);
 Measurement measure_cublasxt(const std::vector<int>& devices, int block_dim,
                              const Settings& settings, Inputs& inputs);
 
-/// The fastest verified cuBLASXt row on `devices`, or nullptr.
-const Measurement* best_cublasxt(const std::vector<Measurement>& rows,
-                                 const std::vector<int>& devices);
-
 /// cuBLASXt at every block dim of `block_dims`, on the first device and, where `all` (distinct)
 /// has more than one, on all of them; each run goes to `record`.
 void sweep_cublasxt(const std::vector<int>& first, const std::vector<int>& all,

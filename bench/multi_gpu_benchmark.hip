@@ -1,6 +1,7 @@
 /// \file
-/// \brief `multi_gpu_benchmark`: step 09 against its own inner kernel and against cuBLASXt at its
-/// best, in one run, on the same inputs, with the device memory each of them used.
+/// \brief `multi_gpu_benchmark`: step 09 against its own inner kernel and against cuBLASXt and
+/// Tiled-MM at their best, in one run, on the same inputs, with the device memory each of them
+/// used.
 ///
 /// For an n x n x n multiply it measures, for each inner kernel asked for:
 ///  - "resident": the inner kernel alone on matrices already in the first device's memory
@@ -11,12 +12,15 @@
 ///    (host wall time, transfers included);
 /// then cublasXtSgemm from the same pinned host memory at every block dim of a sweep (the
 /// library's default 1024 up to one that covers n in one block, less those too small to matter at
-/// this n or too large for the device), on the first device and on all listed devices; and last
-/// each inner kernel streamed again with a budget equal to the device memory that the fastest
-/// block dim of cuBLASXt used, where that changes the plan, so that the two are also compared at
-/// equal memory. Each is --warmup untimed runs (1), then the median of -i repetitions, and each
-/// result is verified before it counts (every element for small n, Freivalds' check of all of C
-/// above).
+/// this n or too large for the device), on the first device and on all listed devices; then
+/// Tiled-MM's gemm from the same pinned host memory at every tile and number of streams of a sweep
+/// (by default the tiles 4096, 5000 and 8192 with 2, 3 and 4 streams), each with a context made
+/// once and reused, on the first device only: Tiled-MM is a one-GPU library (on a build without
+/// it, one row says "not built"); and last each inner kernel streamed again with a budget equal to
+/// the device memory that the fastest block dim of cuBLASXt used, where that changes the plan, so
+/// that the two are also compared at equal memory. Each is --warmup untimed runs (1), then the
+/// median of -i repetitions, and each result is verified before it counts (every element for small
+/// n, Freivalds' check of all of C above).
 ///
 /// The host holds A, B and C of size n in pinned memory and nothing else of that size, so n can
 /// go as far as host memory does (n = 90000 takes 97 GB).
@@ -45,6 +49,8 @@
 #include "bench/multi_gpu_json.hpp"
 #include "bench/multi_gpu_report.hpp"
 #include "bench/multi_gpu_runs.hpp"
+#include "bench/tiledmm_gemm.hpp"
+#include "bench/tiledmm_sweep.hpp"
 #include "common/byte_size.hpp"
 #include "common/command_line.hpp"
 #include "common/device.hpp"
@@ -128,6 +134,8 @@ void check_host_memory(int n) {
 }
 
 int run(const Settings& settings) {
+    // The command line first: a wrong value is refused before any device is looked for.
+    const TiledMmSweep tiledmm = tiledmm_sweep(settings);
     // Asked before anything is allocated. The checks read the matrices where they are, so A, B
     // and C are all the host holds (and, before them, the resident rows' own, if smaller).
     check_host_memory(settings.n);
@@ -172,6 +180,7 @@ int run(const Settings& settings) {
     } else {
         facts.host_blas = "none (" + why_no_host_blas + ")";
     }
+    facts.tiledmm = bench::tiledmm_name();
 
     // The plans, made once each: what is printed is what runs.
     const int n = settings.n;
@@ -192,8 +201,9 @@ int run(const Settings& settings) {
         std::cout << "  " << gpu;
     std::cout << "\ndriver " << facts.driver << ", runtime " << facts.runtime
               << "\nvendor BLAS: " << facts.vendor_blas << "\nhost BLAS: " << facts.host_blas
-              << "\nn = " << n << ", devices " << tutorial::join(devices, ",")
-              << ", budget per entry " << tutorial::format_bytes(plan_one.budget_bytes)
+              << "\none-GPU peer: " << facts.tiledmm << "\nn = " << n << ", devices "
+              << tutorial::join(devices, ",") << ", budget per entry "
+              << tutorial::format_bytes(plan_one.budget_bytes)
               << (settings.device_memory == "auto" ? " (auto: a third of A + B + C)"
                   : settings.device_memory == "all"
                       ? " (all: free memory less " +
@@ -207,9 +217,15 @@ int run(const Settings& settings) {
               << (plan_all ? "all devices: " + step09::describe_plan(*plan_all) : "")
               << "cuBLASXt block dims: "
               << (block_dims.empty() ? std::string("none") : tutorial::join(block_dims, ", "))
+              << "\nTiled-MM tiles: "
+              << (tiledmm.tiles.empty()
+                      ? std::string("none")
+                      : tutorial::join(tiledmm.tiles, ", ") + " with " +
+                            tutorial::join(tiledmm.streams, ", ") + " streams, on device " +
+                            std::to_string(devices.front()) + " only (a one-GPU library)")
               << "\ntiming: " << settings.warmup << " warm-up, then the median of "
               << settings.iterations
-              << " runs; resident: events, stream and cuBLASXt: host wall time from host "
+              << " runs; resident: events, stream, cuBLASXt and Tiled-MM: host wall time from host "
                  "matrices to host result\nused MiB: the largest fall of a device's free memory "
                  "during the runs (sampled every ms); plan MiB: the step's buffers on a device\n\n";
     print_header();
@@ -220,7 +236,8 @@ int run(const Settings& settings) {
     // n = 90000 a row takes minutes, and a run stopped early still leaves what it measured.
     auto record = [&](Measurement m) {
         print_row(m);
-        all_verified = all_verified && m.verified;
+        // A peer that could not be measured (not built, not run) says so; it fails nothing.
+        all_verified = all_verified && (m.verified || !m.status.empty());
         rows.push_back(std::move(m));
         if (!settings.json_path.empty())
             write_json(settings, facts, rows, ratios_of(rows, inners, first, devices), false);
@@ -251,6 +268,7 @@ int run(const Settings& settings) {
     }
     if (have_cublasxt && !block_dims.empty())
         sweep_cublasxt(first, all, block_dims, settings, *inputs, record);
+    sweep_tiledmm(devices.front(), tiledmm, settings, *inputs, record);
 
     // The step again, within the memory that the fastest cuBLASXt configuration used per device.
     stream_at_cublasxt_memory(rows, first, devices, inners, settings, *inputs, record);
@@ -278,9 +296,9 @@ int run(const Settings& settings) {
 int main(int argc, char** argv) {
     bench::multi_gpu::Settings settings;
     CLI::App app{
-        "Step 09 against its inner kernel on device-resident matrices and against cuBLASXt at "
-        "every block dim of a sweep, from pinned host memory, in one run, with the device memory "
-        "each used.",
+        "Step 09 against its inner kernel on device-resident matrices, against cuBLASXt at every "
+        "block dim of a sweep and against Tiled-MM at every tile and number of streams of a "
+        "sweep, from pinned host memory, in one run, with the device memory each used.",
         "multi_gpu_benchmark"};
     app.add_option("--n", settings.n, "m = n = k (default 16384); host memory must hold A, B and C")
         ->check(CLI::Range(1, step06::kMaxSize));
@@ -301,6 +319,15 @@ int main(int argc, char** argv) {
                    "comma-separated cuBLASXt block dims (default 1024 to 32768 in powers of "
                    "two, n / 2 and n: none above n or below n / 16, none whose tiles cannot fit "
                    "the device); none: no cuBLASXt rows");
+    app.add_option("--tiledmm-tiles", settings.tiledmm_tiles,
+                   "comma-separated Tiled-MM tile edges, 1 to " +
+                       std::to_string(bench::kTiledMmMaxTile) +
+                       " (default 4096, 5000 and 8192, each at most n); none: no Tiled-MM "
+                       "rows. Tiled-MM is a one-GPU library: it runs on the first device only");
+    app.add_option("--tiledmm-streams", settings.tiledmm_streams,
+                   "comma-separated numbers of Tiled-MM streams, 1 to " +
+                       std::to_string(bench::kTiledMmMaxStreams) +
+                       ", each with every tile (default " + settings.tiledmm_streams + ")");
     app.add_option("-i,--iterations", settings.iterations, "timed runs after the warm-up")
         ->check(CLI::Range(1, 1000));
     app.add_option("--warmup", settings.warmup,

@@ -18,10 +18,17 @@ void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
         << ", \"devices\": [" << tutorial::join(m.devices, ", ") << "]";
     if (m.what == "cublasxt")
         out << ", \"block_dim\": " << m.block_dim;
+    if (m.what == "tiledmm" && m.status.empty())
+        out << ", \"tile\": " << m.tile << ", \"streams\": " << m.streams;
     if (m.what == "stream")
         out << ", \"budget_from\": " << json_text(m.budget_from);
     if (m.n != run_n)
         out << ", \"n\": " << m.n;
+    if (!m.status.empty()) {
+        out << ", \"status\": " << json_text(m.status) << ", \"why_not\": " << json_text(m.why_not)
+            << ", \"verified\": false}";
+        return;
+    }
     out << ", \"median_ms\": " << json_number(m.timing.median_ms)
         << ", \"min_ms\": " << json_number(m.timing.min_ms)
         << ", \"repetitions\": " << m.timing.repetitions
@@ -78,6 +85,7 @@ void write_json(const Settings& settings, const RunFacts& facts,
         << ",\n  \"platform\": " << json_text(tutorial::gpu_platform())
         << ",\n  \"vendor_blas\": " << json_text(facts.vendor_blas)
         << ",\n  \"host_blas\": " << json_text(facts.host_blas)
+        << ",\n  \"tiledmm\": " << json_text(facts.tiledmm)
         << ",\n  \"date\": " << json_text(bench::utc_date())
         << ",\n  \"commit\": " << json_text(settings.commit) << ",\n  \"n\": " << settings.n
         << ",\n  \"devices\": [" << tutorial::join(facts.devices, ", ")

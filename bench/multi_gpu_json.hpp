@@ -20,6 +20,7 @@ struct RunFacts {
     int runtime = 0;
     std::string vendor_blas;
     std::string host_blas;
+    std::string tiledmm;  // bench::tiledmm_name(): its version, or why it was not built
     std::vector<int> devices;
     std::uint64_t budget = 0;                 // per entry, for the "option" rows
     std::string budget_option;                // --device-memory as given: all, auto or a size

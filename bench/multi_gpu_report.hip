@@ -12,9 +12,17 @@
 namespace bench::multi_gpu {
 namespace {
 
+std::string streams_text(int streams) {
+    return std::to_string(streams) + (streams == 1 ? " stream" : " streams");
+}
+
 std::string what_text(const Measurement& m) {
     if (m.what == "cublasxt")
         return "cuBLASXt, block dim " + std::to_string(m.block_dim);
+    if (m.what == "tiledmm" && m.status.empty())
+        return "Tiled-MM, tile " + std::to_string(m.tile) + ", " + streams_text(m.streams);
+    if (m.what == "tiledmm")
+        return "Tiled-MM";
     if (m.what == "stream")
         return "stream " + m.inner + (m.budget_from == "cublasxt" ? ", cuBLASXt's memory" : "");
     return "resident " + m.inner + " n=" + std::to_string(m.n);
@@ -72,10 +80,14 @@ void print_header() {
 
 void print_row(const Measurement& m) {
     std::cout << std::left << std::setw(36) << what_text(m) << std::setw(9)
-              << tutorial::join(m.devices, ",") << std::setw(22) << plan_text(m) << std::right
-              << std::fixed << std::setprecision(2) << std::setw(11) << m.timing.median_ms
-              << std::setw(11) << m.timing.min_ms << std::setw(5) << m.timing.repetitions
-              << std::setprecision(1) << std::setw(11)
+              << tutorial::join(m.devices, ",");
+    if (!m.status.empty()) {
+        std::cout << m.status << ": " << m.why_not << std::endl;
+        return;
+    }
+    std::cout << std::setw(22) << plan_text(m) << std::right << std::fixed << std::setprecision(2)
+              << std::setw(11) << m.timing.median_ms << std::setw(11) << m.timing.min_ms
+              << std::setw(5) << m.timing.repetitions << std::setprecision(1) << std::setw(11)
               << tutorial::gflops(m.n, m.n, m.n, m.timing.median_ms) << std::setw(10)
               << (m.what == "resident" ? "-" : mib(m.memory_used)) << std::setw(10)
               << (m.statistics ? mib(m.plan_bytes) : "-");
@@ -115,7 +127,7 @@ std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
             const std::vector<int>& stream_devices = on == &first ? first : devices;
             const std::string where =
                 on == &first ? "1 device" : "devices " + tutorial::join(*on, ",");
-            const Measurement* best = best_cublasxt(rows, *on);
+            const Measurement* best = fastest(rows, "cublasxt", *on);
             if (best == nullptr)
                 continue;
             const std::string versus =
@@ -124,6 +136,12 @@ std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
                   best);
             ratio("stream " + name + " at cuBLASXt's memory" + versus,
                   find(rows, "stream", name, stream_devices, "cublasxt"), best);
+        }
+        // Tiled-MM is a one-GPU library: the step on one device against it.
+        if (const Measurement* best = fastest(rows, "tiledmm", first)) {
+            ratio("stream " + name + " / best Tiled-MM (tile " + std::to_string(best->tile) + ", " +
+                      streams_text(best->streams) + "), 1 device",
+                  one, best);
         }
         if (devices.size() > 1) {
             ratio("stream " + name + " on " + tutorial::join(devices, ",") + " / on 1 device",

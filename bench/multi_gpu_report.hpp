@@ -25,7 +25,8 @@ void print_header();
 void print_row(const Measurement& m);
 
 /// The ratios of `rows`, for each of `inners`: streamed against resident, against the best
-/// cuBLASXt on the first device and on all of `devices`, and all devices against the first.
+/// cuBLASXt on the first device and on all of `devices`, against the best Tiled-MM (on the first
+/// device), and all devices against the first.
 std::vector<Ratio> ratios_of(const std::vector<Measurement>& rows,
                              const std::vector<step09::InnerKernel>& inners,
                              const std::vector<int>& first, const std::vector<int>& devices);

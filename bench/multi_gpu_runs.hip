@@ -172,4 +172,15 @@ const Measurement* find(const std::vector<Measurement>& rows, const std::string&
     return nullptr;
 }
 
+const Measurement* fastest(const std::vector<Measurement>& rows, const std::string& what,
+                           const std::vector<int>& devices) {
+    const Measurement* best = nullptr;
+    for (const Measurement& m : rows) {
+        if (m.what == what && m.devices == devices && m.verified &&
+            (best == nullptr || m.timing.median_ms < best->timing.median_ms))
+            best = &m;
+    }
+    return best;
+}
+
 }  // namespace bench::multi_gpu

@@ -32,7 +32,9 @@ struct Settings {
     std::string devices;                // comma-separated ids; empty: all devices
     std::string device_memory = "all";  // all: free memory; auto: (A + B + C) / 3
     std::string inner = std::string(step09::kInnerKernels[0].name) + ",vendor";  // default, BLAS
-    std::string block_dims;  // comma-separated; empty: default_block_dims(n)
+    std::string block_dims;     // comma-separated; empty: default_block_dims(n)
+    std::string tiledmm_tiles;  // comma-separated; empty: default_tiledmm_tiles(n); none: no rows
+    std::string tiledmm_streams = "2,3,4";
     int iterations = 5;
     int warmup = 1;  // untimed runs before the timed ones
     int chunk_rows = 0;
@@ -46,11 +48,17 @@ struct Settings {
 
 /// One measured row.
 struct Measurement {
-    std::string what;   // "resident", "stream" or "cublasxt"
+    std::string what;   // "resident", "stream", "cublasxt" or "tiledmm"
     std::string inner;  // the inner kernel, or the library
     int n = 0;          // m = n = k of this row (the resident rows may have their own)
     std::vector<int> devices;
     int block_dim = 0;  // cuBLASXt's block dim; 0 for the others
+    int tile = 0;       // Tiled-MM's tile edge (for m, n and k alike); 0 for the others
+    int streams = 0;    // Tiled-MM's number of streams; 0 for the others
+    // Empty for a measured row; "not built" or "not run" for a peer that could not be measured,
+    // with the reason in why_not (and no timing).
+    std::string status;
+    std::string why_not;
     // For the stream rows: "option" (the budget of --device-memory) or "cublasxt" (the memory
     // the fastest cuBLASXt configuration used).
     std::string budget_from;
@@ -176,5 +184,10 @@ Measurement measure_stream(const step09::Plan& plan, const step09::MultiGpuOptio
 const Measurement* find(const std::vector<Measurement>& rows, const std::string& what,
                         const std::string& inner, const std::vector<int>& devices,
                         const std::string& budget_from = "");
+
+/// The fastest verified row of `rows` that measured `what` ("cublasxt", "tiledmm") on `devices`:
+/// a peer at its best over its sweep. Nullptr when there is none.
+const Measurement* fastest(const std::vector<Measurement>& rows, const std::string& what,
+                           const std::vector<int>& devices);
 
 }  // namespace bench::multi_gpu

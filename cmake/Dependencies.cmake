@@ -31,3 +31,26 @@ if(TUTORIAL_BUILD_TESTS)
     endif()
     include(GoogleTest)
 endif()
+
+# Tiled-MM, step 09's second peer in bench/multi_gpu_benchmark (cmake/TiledMm.cmake): on the CUDA
+# route only, where its cuBLAS back end builds. Without it the benchmark's Tiled-MM rows say
+# "not built".
+include(CMakeDependentOption)
+cmake_dependent_option(TUTORIAL_TILED_MM
+    "Build Tiled-MM (found, or fetched at a pinned commit) as a peer of step 09 in multi_gpu_benchmark"
+    ON "TUTORIAL_GPU_RUNTIME STREQUAL CUDA" OFF)
+set(TUTORIAL_HAS_TILED_MM FALSE)
+set(TUTORIAL_TILED_MM_WHY_NOT "")
+if(TUTORIAL_TILED_MM)
+    include(TiledMm)
+    tutorial_find_tiled_mm(TUTORIAL_HAS_TILED_MM _tiled_mm_missing TUTORIAL_TILED_MM_VERSION)
+    if(NOT TUTORIAL_HAS_TILED_MM)
+        message(STATUS "Tiled-MM: not built, because ${_tiled_mm_missing}")
+        set(TUTORIAL_TILED_MM_WHY_NOT "${_tiled_mm_missing}")
+    endif()
+elseif(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
+    set(TUTORIAL_TILED_MM_WHY_NOT "TUTORIAL_TILED_MM is OFF")
+    message(STATUS "Tiled-MM: not built (TUTORIAL_TILED_MM is OFF)")
+else()
+    set(TUTORIAL_TILED_MM_WHY_NOT "its cuBLAS back end is built on the CUDA route only")
+endif()

@@ -28,7 +28,8 @@ and this script rewrites what lies between them. The kinds of block:
                                (quoted, because tags may contain spaces)
     performance STEP RESULTS   the step's rows of docs/results/RESULTS.json
     multi-gpu RESULTS [MORE]   the table of docs/results/RESULTS.json written by
-                               multi_gpu_benchmark (step 09 against cuBLASXt), and its ratios;
+                               multi_gpu_benchmark (step 09 against cuBLASXt and Tiled-MM),
+                               and its ratios;
                                with MORE, other processes of the same measurement: how the
                                step and cuBLASXt ranged, and the step against cuBLASXt's
                                fastest run
@@ -460,6 +461,12 @@ def multi_gpu_row_names(row, vendor):
     """The kernel and the run of one row of the multi-GPU table."""
     if row["measurement"] == "cublasxt":
         return "cuBLASXt", f"block dim {row['block_dim']}"
+    if row["measurement"] == "tiledmm":
+        # A row without a tile could not be measured (its status says why).
+        if "tile" not in row:
+            return "Tiled-MM", "-"
+        return "Tiled-MM", f"tile {row['tile']}, {row['streams']} stream" + (
+            "s" if row["streams"] != 1 else "")
     kernel = inner_kernel(row["inner"], vendor)
     if row["measurement"] == "resident":
         # A resident row of its own size: the run's n did not fit in the device's memory.
@@ -477,8 +484,12 @@ def multi_gpu_ratio_name(name, vendor):
     return re.sub(r"\bstep0\d\b", lambda found: inner_kernel(found[0], vendor, short=True), name)
 
 
+# Where the multi-GPU runs' JSON files are read from (a test points it at files of its own).
+RESULTS_DIR = os.path.join(ROOT, "docs", "results")
+
+
 def load_multi_gpu_run(name):
-    path = os.path.join(ROOT, "docs", "results", f"{name}.json")
+    path = os.path.join(RESULTS_DIR, f"{name}.json")
     if not os.path.exists(path):
         raise RuntimeError(f"docs/results/{name}.json does not exist")
     with open(path, encoding="utf-8") as file:
@@ -545,8 +556,11 @@ def multi_gpu_block(name, *others):
                        f"device entry)")
     else:
         budget_text = f"a budget of {budget} MiB per device entry"
+    # Runs before Tiled-MM joined the benchmark do not name it.
+    libraries = "; ".join([run["platform"], run["vendor_blas"], run["host_blas"]]
+                          + ([run["tiledmm"]] if "tiledmm" in run else []))
     parts = [f"Measured by `multi_gpu_benchmark` at commit `{run['commit']}` on {run['date']} "
-             f"(GPUs {gpus}; {run['platform']}; {run['vendor_blas']}; {run['host_blas']}): "
+             f"(GPUs {gpus}; {libraries}): "
              f"n = {run['n']}, {budget_text}, {panels}, from `docs/results/{name}.json`"
              + ("" if run.get("complete", True) else " (stopped before its last rows)") + "."]
     if "device_memory_bytes" in run:
@@ -563,11 +577,19 @@ def multi_gpu_block(name, *others):
              "|---|---|---|---|---:|---:|---:|---:|---:|"]
     runs = set()
     unswept = 0
+    unmeasured = []
     for row in run["results"]:
         if row["measurement"] == "cublasxt" and "block_dim" not in row:
             unswept += 1
             continue
         kernel, how = multi_gpu_row_names(row, vendor)
+        devices = ", ".join(str(device) for device in row["devices"])
+        if "status" in row:
+            # A peer that could not be measured: not built, or not run at this n.
+            lines.append(f"| {kernel} | {how} | {devices} | - | {row['status']} | - | - | - | "
+                         f"- |")
+            unmeasured.append(f"{kernel} was {row['status']}: {row['why_not']}.")
+            continue
         runs.add(how.replace(",", " ").split(" ")[0])
         plan = (f"{row['chunks']} x {row['panels']} ({row['chunk_rows']} x {row['panel_cols']})"
                 if "chunks" in row else "-")
@@ -576,7 +598,6 @@ def multi_gpu_block(name, *others):
         time = median_and_min(row)
         if not row["verified"]:
             time += " (not verified)"
-        devices = ", ".join(str(device) for device in row["devices"])
         lines.append(f"| {kernel} | {how} | {devices} | {plan} | {time} | "
                      f"{make_results.format_gflops(row['gflops'])} | "
                      f"{mib_or_dash(row, 'plan_bytes')} | "
@@ -586,9 +607,13 @@ def multi_gpu_block(name, *others):
              "streamed": "*streamed* is step 09 with the kernel inside, from host memory to host "
                          "memory (*at cuBLASXt's memory*: with the memory cuBLASXt used at its "
                          "best block dim as the budget)",
-             "block": "*block dim* is cuBLASXt's tile edge"}
+             "block": "*block dim* is cuBLASXt's tile edge",
+             "tile": "*tile* is Tiled-MM's tile edge (for m, n and k alike) with its number of "
+                     "streams, on the first device only (Tiled-MM is a one-GPU library)"}
     parts += ["Runs: " + "; ".join(words[how] for how in words if how in runs) + ".", ""]
     parts += ["\n".join(lines), ""]
+    if unmeasured:
+        parts += [" ".join(unmeasured), ""]
     if unswept:
         parts += ["This run predates the block-dim sweep: cuBLASXt ran at its default block dim "
                   "only, which is not a comparison, so its rows are left out here. The comparison "

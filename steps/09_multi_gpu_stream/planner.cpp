@@ -40,6 +40,18 @@ int balanced(int total, int limit, int granule) {
     return even;
 }
 
+// The height for several entries: as many chunks as `tallest` rows need, rounded up to a multiple
+// of the entries, each ceil(m / chunks) rows rounded up to a multiple of `granule` where that still
+// fits `tallest`, and the last what is left. The queue hands each chunk to whichever entry is
+// free, so which chunks an entry gets is not known in advance, only that entries of equal speed
+// get equally many: with chunks of one height, that is equal block rows but for the last chunk's.
+int even_over_entries(int m, int tallest, int entries, int granule) {
+    const std::uint64_t chunks = ceil_div(ceil_div(m, tallest), entries) * entries;
+    const int even = static_cast<int>(ceil_div(m, std::min<std::uint64_t>(chunks, m)));
+    const int rounded = static_cast<int>(ceil_div(even, granule) * granule);
+    return rounded <= tallest ? rounded : even;
+}
+
 // The largest value in [1, limit] for which `fits` holds, or 0 when none does. `fits` must hold
 // for every value below one for which it holds, which is true of the panel buffers below n
 // (there the number of buffers no longer changes).
@@ -185,9 +197,13 @@ Plan plan_multiply(const PlanRequest& request) {
         }
         tallest_rows = tallest;
         if (tallest > 0) {
-            rows = balanced(m, tallest, kGranule);
+            // Several entries get chunks of one height in a number they share evenly: none gets a
+            // chunk more than another, nor a last chunk of a few rows while the others get full
+            // ones.
+            rows = request.entries > 1 ? even_over_entries(m, tallest, request.entries, kGranule)
+                                       : balanced(m, tallest, kGranule);
             if (!fits(rows, std::min(probe_cols, tallest)))
-                rows = tallest;  // the rounding made a chunk more, and a buffer of A with it
+                rows = tallest;  // that made a chunk more, and a buffer of A with it
         }
         // [chunk height]
     }
@@ -206,9 +222,11 @@ Plan plan_multiply(const PlanRequest& request) {
 
     if (request.multiprocessors > 0 && request.chunk_rows == 0 && request.panel_cols == 0 &&
         rows > 0 && cols > 0 && fits(rows, cols)) {
-        // A kernel takes as long as its waves of blocks, full or not: fill whole waves.
+        // A kernel takes as long as its waves of blocks, full or not: fill whole waves. With
+        // several entries the even chunk height stays, and only the panel width is fitted.
         std::tie(rows, cols) =
-            fit_to_waves(m, n, {rows, cols}, tallest_rows, request.multiprocessors, fits);
+            fit_to_waves(m, n, {rows, cols}, request.entries > 1 ? 0 : tallest_rows,
+                         request.multiprocessors, fits);
     }
 
     if (rows == 0 || cols == 0 || !fits(rows, cols)) {

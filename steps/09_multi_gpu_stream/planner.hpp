@@ -145,10 +145,13 @@ BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols
 /// kPreferredChunkRows and ceil(m / entries) (so that every entry can get work), because the
 /// chunk height sets how many flops each streamed byte of B buys; it then widens the panels up to
 /// kPreferredPanelCols with the memory that is left. Both are spread evenly over m and n and
-/// rounded to multiples of kGranule where that still fits. When the request knows the device's
-/// multiprocessors and nothing is overridden, fit_to_waves() then picks the chunk height and panel
-/// width whose steps fill the most whole waves. Overrides are taken as they are (capped at m and
-/// n). Last, add_spare_panel_buffers() adds a buffer of B where the budget still has room for it.
+/// rounded to multiples of kGranule where that still fits; with several entries, the chunks
+/// instead number a multiple of the entries and are all ceil(m / chunks) rows but the last, so
+/// that entries taking equally many chunks get equally many rows. When the request knows the
+/// device's multiprocessors and nothing is overridden, fit_to_waves() then picks the chunk height
+/// (with one entry) and the panel width whose steps fill the most whole waves. Overrides are taken
+/// as they are (capped at m and n). Last, add_spare_panel_buffers() adds a buffer of B where the
+/// budget still has room for it.
 ///
 /// Throws std::invalid_argument with a message when the request is impossible: a size or the
 /// number of entries below 1, an element size of 0, a buffer with more elements than an int can

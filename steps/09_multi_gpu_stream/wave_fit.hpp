@@ -27,10 +27,10 @@ long long plan_waves(int m, int n, int chunk_rows, int panel_cols, int multiproc
 
 /// The chunk height and panel width, as (rows, columns), with the fewest plan_waves() for an
 /// m x n product on `multiprocessors`: `chosen` itself, or chunks of `chosen` rows or of the
-/// tallest whole block rows up to `tallest_rows`, with panels of any multiple of kWaveTileCols up
-/// to kWidestPanelCols whose last panel is at least three quarters as wide as the others (a short
-/// last step leaves the next panel's copy exposed). Only pairs for which `fits` holds are tried;
-/// on a tie the tallest chunks win, then the widest panels.
+/// tallest whole block rows up to `tallest_rows` (none when it is 0), with panels of any multiple
+/// of kWaveTileCols up to kWidestPanelCols whose last panel is at least three quarters as wide as
+/// the others (a short last step leaves the next panel's copy exposed). Only pairs for which `fits`
+/// holds are tried; on a tie the tallest chunks win, then the widest panels.
 std::pair<int, int> fit_to_waves(int m, int n, std::pair<int, int> chosen, int tallest_rows,
                                  int multiprocessors, const std::function<bool(int, int)>& fits);
 

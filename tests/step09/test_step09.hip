@@ -198,6 +198,20 @@ TEST(Step09, DeviceListedTwiceSharesTheChunks) {
     }
 }
 
+TEST(Step09, DeviceListedTwiceGetsChunksOfOneHeight) {
+    TUTORIAL_REQUIRE_GPU();
+    // At 1 MiB per entry the tallest chunk that fits makes 5 chunks, which two entries cannot
+    // share evenly; so they get 6 of 167 rows (the last 166), 3 each at equal speeds.
+    MultiGpuOptions options;
+    options.devices = {0, 0};
+    options.device_memory_bytes = 1u << 20;
+    step09::GemmStatistics statistics;
+    expect_verified({1001, 300, 200}, options, 8050, &statistics);
+    EXPECT_EQ(statistics.plan.chunks.size(), 6u);
+    EXPECT_EQ(statistics.plan.chunk_rows, 167);
+    EXPECT_EQ(statistics.plan.chunks.back().rows, 166);
+}
+
 TEST(Step09, DeviceListedThreeTimesWithATightBudget) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions options;

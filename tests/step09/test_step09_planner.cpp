@@ -2,8 +2,12 @@
 // arithmetic behind the overlap figures.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <regex>
 #include <stdexcept>
@@ -79,6 +83,26 @@ std::uint64_t live_bytes(const Plan& plan) {
         std::min<std::uint64_t>(computing + 1, chunks * panels) * rows * cols * e;
     const bool spare = panels > 2 && needed + panel <= plan.budget_bytes;
     return needed + (spare ? panel : 0);
+}
+
+// The block rows (of kGranule rows, the block tile's height: what a kernel runs) of the busiest
+// entry when the entries run at equal speeds: each then takes as many chunks as the others (one
+// more where their count does not divide), but which ones the queue hands it is not known, so the
+// busiest may get the tallest chunks.
+long long busiest_block_rows(const Plan& plan) {
+    std::vector<long long> blocks;
+    for (const step09::Chunk& chunk : plan.chunks)
+        blocks.push_back((chunk.rows + step09::kGranule - 1) / step09::kGranule);
+    std::sort(blocks.begin(), blocks.end(), std::greater<>());
+    const std::size_t entries = static_cast<std::size_t>(plan.entries);
+    const std::size_t most = (blocks.size() + entries - 1) / entries;
+    return std::accumulate(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(most), 0LL);
+}
+
+// The chunks the busiest entry takes, as busiest_block_rows() counts them.
+long long busiest_chunks(const Plan& plan) {
+    const std::size_t entries = static_cast<std::size_t>(plan.entries);
+    return static_cast<long long>((plan.chunks.size() + entries - 1) / entries);
 }
 
 // Plans for many requests that must all succeed: odd sizes, tight and loose budgets, overrides.
@@ -248,6 +272,84 @@ TEST(Step09Planner, PrefersTallChunksAndGranuleMultiples) {
     // Four entries on 1000 rows: every entry can get a chunk.
     const Plan shared = step09::plan_multiply(request(1000, 64, 64, 80 * kGiB, 4));
     EXPECT_EQ(shared.chunks.size(), 4u);
+}
+
+TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
+    // n = 15001 at 1 GiB on H100s (132 multiprocessors). One entry keeps chunks of 2048 rows, the
+    // last of 665. Two entries would get 4 chunks each from that plan: 64 block rows of 128 against
+    // 54. With two, the 8 chunks are ceil(15001 / 8) = 1876 rows rounded up to 1920, the last
+    // 1561: 4 x 15 = 60 block rows for the busier entry, one more than the 59 of an exact half.
+    PlanRequest odd = request(15001, 15001, 15001, kGiB);
+    odd.multiprocessors = 132;
+    const Plan alone = step09::plan_multiply(odd);
+    EXPECT_EQ(alone.chunk_rows, 2048);
+    EXPECT_EQ(alone.chunks.size(), 8u);
+    EXPECT_EQ(alone.chunks.back().rows, 665);
+    EXPECT_EQ(alone.panel_cols, 3072);
+    odd.entries = 2;
+    const Plan shared = step09::plan_multiply(odd);
+    EXPECT_EQ(shared.chunk_rows, 1920);
+    EXPECT_EQ(shared.chunks.size(), 8u);
+    EXPECT_EQ(shared.chunks.back().rows, 1561);
+    EXPECT_EQ(shared.panel_cols, 3072);
+    EXPECT_EQ(busiest_block_rows(shared), 60);
+    Plan old_plan_on_two = alone;
+    old_plan_on_two.entries = 2;
+    EXPECT_EQ(busiest_block_rows(old_plan_on_two), 64);
+
+    // Where the chunks already divide evenly the plan does not change: 2048 rows at n = 16384 on
+    // two entries and at n = 32768 on four.
+    for (const auto& [size, entries] : {std::pair{16384, 2}, std::pair{32768, 4}}) {
+        PlanRequest even = request(size, size, size, kGiB, entries);
+        even.multiprocessors = 132;
+        const Plan plan = step09::plan_multiply(even);
+        EXPECT_EQ(plan.chunk_rows, 2048) << describe(even);
+        EXPECT_EQ(plan.chunks.size(), static_cast<std::size_t>(size / 2048)) << describe(even);
+        even.entries = 1;
+        EXPECT_EQ(step09::plan_multiply(even).chunk_rows, 2048) << describe(even);
+    }
+
+    // Chunk heights given by the caller are kept, however they share.
+    const Plan forced = step09::plan_multiply(request(15001, 15001, 15001, kGiB, 2, 2048, 0));
+    EXPECT_EQ(forced.chunk_rows, 2048);
+    EXPECT_EQ(forced.chunks.back().rows, 665);
+}
+
+TEST(Step09Planner, NoEntryGetsMoreThanItsShareOfBlockRows) {
+    // Awkward heights, more entries than chunks (3 rows on 4 or 8), square products and tall thin
+    // ones, budgets from tight to loose, with and without the multiprocessor count: the chunks and
+    // panels still tile C (each element computed once) within the budget, and no entry of equal
+    // speed runs more block rows than its share, but for the rounding of its chunks.
+    for (const int m : {3, 129, 777, 1000, 1031, 2049, 4097, 5000, 12345, 15001, 16384, 32768}) {
+        for (const int entries : {2, 3, 4, 5, 8}) {
+            for (const std::uint64_t budget : {16 * kMiB, kGiB, 80 * kGiB}) {
+                for (const int multiprocessors : {0, 132}) {
+                    const int side = std::min(m, 16384);
+                    PlanRequest r = request(m, side, side, budget, entries);
+                    r.multiprocessors = multiprocessors;
+                    if (step09::buffers_for(r, 1, 1).total_bytes() > budget)
+                        continue;
+                    const Plan plan = step09::plan_multiply(r);
+                    expect_partition(
+                        plan.chunks, m, plan.chunk_rows,
+                        [](const step09::Chunk& c) { return c.first_row; },
+                        [](const step09::Chunk& c) { return c.rows; }, describe(r));
+                    expect_partition(
+                        plan.panels, side, plan.panel_cols,
+                        [](const step09::Panel& p) { return p.first_col; },
+                        [](const step09::Panel& p) { return p.cols; }, describe(r));
+                    // An exact share of the block rows, plus at most one for each chunk taken
+                    // (a chunk's rows rounded up to whole blocks).
+                    const long long blocks = (m + step09::kGranule - 1) / step09::kGranule;
+                    EXPECT_LE(busiest_block_rows(plan),
+                              (blocks + entries - 1) / entries + busiest_chunks(plan))
+                        << describe(r);
+                    EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
+                    EXPECT_LE(plan.buffers.total_bytes(), budget) << describe(r);
+                }
+            }
+        }
+    }
 }
 
 TEST(Step09Planner, WavesCountThePairedTilesOfEachStep) {

@@ -49,7 +49,7 @@ void check_config(const Config& config) {
 }
 
 int parse_splits(const std::string& text) {
-    const int splits = parse_count(text, 2, 1, kMaxSplits);
+    const int splits = parse_count(text, 3, 1, kMaxSplits);
     if (splits < 0) {
         throw std::invalid_argument("'" + text +
                                     "' is not a split factor; choose a whole number from 1 to " +

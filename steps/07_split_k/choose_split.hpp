@@ -36,7 +36,7 @@ int parse_workers(const std::string& text);
 
 /// The split factors the choice considers (a forced configuration may use any from 1 to
 /// kMaxSplits).
-constexpr int kChoiceSplits[] = {1, 2, 3, 4, 6, 8, 16, 32, 64};
+constexpr int kChoiceSplits[] = {1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 256};
 
 /// Step 07's choice for an m x n x k multiply: step 06's tile for C, then
 /// - fewer tiles than one wave: the most ranges of K (of kChoiceSplits, each range at least

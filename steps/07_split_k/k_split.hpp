@@ -8,7 +8,7 @@
 namespace step07 {
 
 /// The most ranges of K one multiply is split into.
-constexpr int kMaxSplits = 64;
+constexpr int kMaxSplits = 256;
 
 /// Each range of K that the choice makes has at least this many columns of A: shorter ranges make
 /// the reduction cost more than the parallelism gains.

@@ -1,6 +1,6 @@
 /// \file
 /// \brief Step 07's reduction: the partial tiles of split-K's ranges added into C, always in the
-/// same order, and the row-walking launch it shares with step 08's packing.
+/// same order; and a launch that walks a matrix row by row, which step 08's packing uses.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 #include "common/rounding.hpp"
 
 namespace step07 {
@@ -20,8 +21,7 @@ void launch_rows(void (*kernel)(Parameters...), int rows, int cols, hipStream_t 
     if (rows == 0 || cols == 0)
         return;
     constexpr int kThreads = 256;
-    constexpr int kMostRowBlocks = 65535;  // the limit of gridDim.y
-    const dim3 blocks(tutorial::ceil_div(cols, kThreads), std::min(rows, kMostRowBlocks));
+    const dim3 blocks(tutorial::ceil_div(cols, kThreads), static_cast<int>(std::min<long long>(rows, tutorial::kMaxGridY)));
     hipLaunchKernelGGL(kernel, blocks, dim3(kThreads), 0, stream, arguments...);
     HIP_CHECK_LAUNCH();
 }
@@ -38,10 +38,27 @@ __device__ inline void for_each_row(int rows, int cols, Visit visit) {
         visit(row, col);
 }
 
-/// Queues on `stream`: C (m x n) = the sum of `splits` partial tiles, added in the order 0, 1, ...,
-/// splits - 1, so the same inputs give the same bits on every run. Split z's tile starts at
-/// partial + z m pitch and its rows are `pitch` floats apart (pitch >= n). With one split this
-/// copies a C' of wider rows into C.
+/// Threads of one block of the reduction.
+constexpr int kReduceThreads = 256;
+
+/// The most groups of ranges one element of C is shared among (see reduction_groups()).
+constexpr int kMostReduceGroups = 32;
+
+/// Threads enough to keep a GPU's memory busy: an H100 holds 132 x 2048 = 270,336 at once.
+constexpr long long kReduceEnoughThreads = 1 << 18;
+
+/// How many threads the reduction gives each element of an m x n C with `splits` partial tiles: 1
+/// when C alone has threads enough, otherwise twice as many until the grid has
+/// kReduceEnoughThreads threads, there are no more ranges to share out or kMostReduceGroups is
+/// reached. A power of two, at most `splits`; it depends on the shape only.
+int reduction_groups(int m, int n, int splits);
+
+/// Queues on `stream`: C (m x n) = the sum of `splits` partial tiles. Split z's tile starts at
+/// partial + z m pitch and its rows are `pitch` floats apart (pitch >= n). Each element's ranges
+/// are shared among reduction_groups() threads: thread g adds ranges g, g + groups, ..., then the
+/// first thread adds the threads' sums in the order 0, 1, ...: an order fixed by the shape, so the
+/// same inputs give the same bits on every run. With one split this copies a C' of wider rows into
+/// C.
 void reduce_splits(const float* partial, int pitch, int splits, float* c, int m, int n,
                    hipStream_t stream);
 

@@ -28,6 +28,7 @@ std::vector<KernelUnderTest> step07_kernels() {
             with({TileShape::t128x128, 2}),
             with({TileShape::t128x128, 16}),
             with({TileShape::t128x128, 64}),
+            with({TileShape::t128x128, 256}),
             with({TileShape::t128x256, 1, 3}),
             with({TileShape::t128x128, 1, 7}),
             {"choice", [](const float* a, const float* b, float* c, int m, int n, int k,
@@ -40,7 +41,7 @@ TUTORIAL_KERNEL_SUITES(Step07, step07_kernels);
 
 TEST(Step07Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
     for (const Config& config :
-         {Config{TileShape::t128x128, 0}, Config{TileShape::t128x128, 65},
+         {Config{TileShape::t128x128, 0}, Config{TileShape::t128x128, step07::kMaxSplits + 1},
           Config{TileShape::t128x128, 1, -1}, Config{TileShape::t128x128, 1, 1025},
           Config{TileShape::t128x128, 2, 8}}) {
         EXPECT_THROW(step07::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, config),

@@ -117,7 +117,7 @@ endfunction()
 # any GPU is looked for.
 function(tutorial_add_split_option_cases program)
     tutorial_add_program_case(${program} splits_zero 2
-        "--splits: '0' is not a split factor; choose a whole number from 1 to 64" --splits 0)
+        "--splits: '0' is not a split factor; choose a whole number from 1 to 256" --splits 0)
     tutorial_add_program_case(${program} splits_not_a_number 2 "--splits: '2x' is not a split factor" --splits 2x)
     tutorial_add_program_case(${program} stream_k_too_many 2
         "--stream-k: '1025' is not a number of stream-K workers; choose a whole number from 0 \\(no stream-K\\) to 1024 \\(or auto\\)" --stream-k 1025)

@@ -61,8 +61,8 @@ void reduce_splits(const float* partial, int pitch, int splits, float* c, int m,
     const int cols = kReduceThreads / groups;
     const dim3 blocks(tutorial::ceil_div(n, cols),
                       static_cast<int>(std::min<long long>(m, tutorial::kMaxGridY)));
-    hipLaunchKernelGGL(reduce_kernel, blocks, dim3(cols, groups), 0, stream, partial, pitch,
-                       splits, c, m, n);
+    hipLaunchKernelGGL(reduce_kernel, blocks, dim3(cols, groups), 0, stream, partial, pitch, splits,
+                       c, m, n);
     HIP_CHECK_LAUNCH();
 }
 

@@ -21,7 +21,8 @@ void launch_rows(void (*kernel)(Parameters...), int rows, int cols, hipStream_t 
     if (rows == 0 || cols == 0)
         return;
     constexpr int kThreads = 256;
-    const dim3 blocks(tutorial::ceil_div(cols, kThreads), static_cast<int>(std::min<long long>(rows, tutorial::kMaxGridY)));
+    const dim3 blocks(tutorial::ceil_div(cols, kThreads),
+                      static_cast<int>(std::min<long long>(rows, tutorial::kMaxGridY)));
     hipLaunchKernelGGL(kernel, blocks, dim3(kThreads), 0, stream, arguments...);
     HIP_CHECK_LAUNCH();
 }

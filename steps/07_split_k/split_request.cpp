@@ -25,8 +25,9 @@ std::vector<tutorial::ExtraOption> split_options(tutorial::ExtraOption tile,
                                                  std::vector<tutorial::ExtraOption> more) {
     std::vector<tutorial::ExtraOption> options{
         std::move(tile),
-        {"--splits", "ranges K is split into: auto (" + choice + ") or 1 to " +
-                         std::to_string(kMaxSplits), "auto"},
+        {"--splits",
+         "ranges K is split into: auto (" + choice + ") or 1 to " + std::to_string(kMaxSplits),
+         "auto"},
         {"--stream-k",
          "blocks that share out the last, partial wave of tiles: auto (" + choice +
              "), 0 (no stream-K) or 1 to 1024",

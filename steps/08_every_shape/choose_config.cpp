@@ -23,6 +23,12 @@ constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
 // What one float written or read by the split-K reduction costs: about twice what streaming it
 // alone costs, for the second kernel and the partial tiles written first.
 constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
+// The 4 x 128 tile reads B at full speed only with this many blocks on each multiprocessor: on
+// the H100, 1 x 4096 x 4096 took 0.045 ms in 256 blocks, 0.036 in 512 and 0.037 in 1024.
+constexpr int kRowBlocksPerMultiprocessor = 4;
+// The most floats of B for which the 4 x 128 tile is the rule's choice: up to 4096 x 4096 it
+// beat the 16 x 128 tile on the H100, at 8192 x 8192 it did not (the notes page).
+constexpr double kRowMostFloatsOfB = 4096.0 * 4096.0;
 // [rule constants]
 
 using tutorial::ceil_div;
@@ -57,11 +63,11 @@ Packing parse_packing(const std::string& text) {
 
 void check_config(const Config& config) {
     step07::check_config({step06::TileShape::t128x256, config.splits, config.workers});
-    if (config.workers != 0 && config.tile == TileShape::t8x4) {
-        throw std::invalid_argument(
-            "the 8x4 tile shares K among the threads of each row, not among stream-K workers: "
-            "got " +
-            std::to_string(config.workers) + " stream-K workers");
+    if (config.workers != 0 && streams_operand(config.tile)) {
+        throw std::invalid_argument(std::string("the ") + tile_name(config.tile) +
+                                    " tile shares K among its threads, not among stream-K "
+                                    "workers: got " +
+                                    std::to_string(config.workers) + " stream-K workers");
     }
 }
 
@@ -74,15 +80,15 @@ bool worth_packing(int m, int n, int k) {
 }
 
 bool packs(const Config& config, int m, int n, int k, bool float4_ready) {
-    // The 8 x 4 tile reads A and B where they are, with float4 or without (see its kernel).
-    if (float4_ready || config.packing == Packing::off || config.tile == TileShape::t8x4)
+    // The 8 x 4 and 4 x 128 tiles read A and B where they are, with float4 or without.
+    if (float4_ready || config.packing == Packing::off || streams_operand(config.tile))
         return false;
     return config.packing == Packing::on || worth_packing(m, n, k);
 }
 // [worth packing]
 
 int stream_k_workers(TileShape tile, const Occupancy& occupancy) {
-    if (tile == TileShape::t8x4)
+    if (streams_operand(tile))
         return 0;
     return static_cast<int>(std::min<long long>(step07::kMaxWorkers, occupancy.wave(tile)));
 }
@@ -152,16 +158,24 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
     const long long blocks = tiles * split.count;
     result.blocks = blocks;
     result.waves = static_cast<double>(blocks) / occupancy.wave(config.tile);
-    if (config.tile == TileShape::t8x4) {
-        // Each block reads its rows of A over its range of K, a group's 4 kDotLanes columns at a
-        // time (a shorter range still costs one such step). Streaming, a multiprocessor keeps its
-        // memory busy with any number of blocks, so the reading spreads evenly over all of them,
-        // or over as many as there are blocks when there are fewer.
-        const double step = 4.0 * kDotLanes;
+    if (streams_operand(config.tile)) {
+        // The 8 x 4 tile reads its rows of A over its range of K, a group's 4 kDotLanes columns at
+        // a time; the 4 x 128 tile its 128 columns of B, kRowSteps rows at a time (a shorter range
+        // still costs one such step). Streaming, a multiprocessor keeps its memory busy with any
+        // number of blocks, so the reading spreads evenly over all of them, or over as many as
+        // there are blocks when there are fewer.
+        // The 4 x 128 tile's blocks, whose threads each read one float4 of B at a time, need
+        // kRowBlocksPerMultiprocessor of them on each multiprocessor to read at full speed.
+        const bool dot = config.tile == TileShape::t8x4;
+        const double step = dot ? 4.0 * kDotLanes : static_cast<double>(kRowSteps);
+        const double floats_per_step = dot ? row.rows : row.cols;
         const double block_work =
-            row.rows * std::ceil(split.depth / step) * step * kMultiplyAddsPerFloatStreamed;
+            floats_per_step * std::ceil(split.depth / step) * step * kMultiplyAddsPerFloatStreamed;
+        const long long readers =
+            dot ? multiprocessors
+                : static_cast<long long>(kRowBlocksPerMultiprocessor) * multiprocessors;
         result.compute = static_cast<double>(blocks) * block_work /
-                         static_cast<double>(std::min<long long>(blocks, multiprocessors));
+                         static_cast<double>(std::min(blocks, readers));
     } else {
         const double block_work = tile_floats * split.depth;
         result.compute =
@@ -195,9 +209,22 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     // tile is a candidate nowhere else.
     const bool dot_only = in_scope(TileShape::t8x4) && n == 1 && k >= 4 * kDotLanes;
     // [dot rule]
+    // [row rule]
+    // One to four rows and at least a tile's width of columns: the mirror image. Each float of B
+    // meets at most four of A, and the 4 x 128 tile reads B once with float4, faster than the
+    // others where B is up to kRowMostFloatsOfB floats (the notes page). It is then tried alone.
+    const bool row_only = !dot_only && in_scope(TileShape::t4x128) && m <= kRowRows &&
+                          n >= kRowCols && k >= kRowSteps &&
+                          static_cast<double>(k) * n <= kRowMostFloatsOfB;
+    // [row rule]
+    const auto only = [&](TileShape tile) {
+        return dot_only   ? tile == TileShape::t8x4
+               : row_only ? tile == TileShape::t4x128
+                          : !streams_operand(tile);
+    };
     for (const TileShapeRow& row : kTileShapes) {
         const TileShape tile = row.value;
-        if (!in_scope(tile) || (tile == TileShape::t8x4) != dot_only)
+        if (!in_scope(tile) || !only(tile))
             continue;
         for (const int splits : step07::kChoiceSplits) {
             if (splits > scope.max_splits)

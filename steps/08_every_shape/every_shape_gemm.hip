@@ -10,7 +10,9 @@
 #include "dot_kernel.hpp"
 #include "every_shape_tilings.hpp"
 #include "packing.hpp"
+#include "row_kernel.hpp"
 #include "tile_launch.hpp"
+#include "tiling_kernels.hpp"
 #include "warp_tiled_gemm.hpp"
 #include "workspace.hpp"
 
@@ -24,6 +26,8 @@ Occupancy occupancy() {
             int& blocks = result.blocks[static_cast<int>(row.value)];
             if (row.value == TileShape::t8x4)
                 blocks = dot_resident_blocks();
+            else if (row.value == TileShape::t4x128)
+                blocks = row_resident_blocks();
             else
                 with_tiling(row.value, [&](auto tiling) {
                     blocks = step07::resident_blocks<decltype(tiling)>();
@@ -71,6 +75,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const auto launch_tiles = [&](const step07::Launch& l) {
         if (config.tile == TileShape::t8x4) {
             launch_dot(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
+            return;
+        }
+        if (config.tile == TileShape::t4x128) {
+            launch_row(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
             return;
         }
         with_tiling(config.tile,

@@ -25,7 +25,8 @@ enum class TileShape {
     t16x128,   ///< 2 warps side by side, 16 x 64 each, 4 x 8 per thread
     t128x32,   ///< 2 warps one above the other, 64 x 32 each, 8 x 8 per thread
     t128x16,   ///< 2 warps one above the other, 64 x 16 each, 8 x 4 per thread
-    t8x4,      ///< 8 groups of 32 threads, each group one row's dot products
+    t8x4,      ///< 8 groups of 32 threads (8 where K is short), each one row's dot products
+    t4x128,    ///< 32 columns of float4 times 8 steps along K, four rows of C
 };
 
 /// One row of the table of tile shapes.
@@ -51,6 +52,7 @@ constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x32, "128x32", 128, 32, 0.75},
     {TileShape::t128x16, "128x16", 128, 16, 0.50},
     {TileShape::t8x4, "8x4", 8, 4, 1.0},
+    {TileShape::t4x128, "4x128", 4, 128, 1.0},
 };
 // [tile table]
 
@@ -70,11 +72,42 @@ TileShape parse_tile_shape(const std::string& text);
 /// Step 08's occupancy: resident blocks per multiprocessor of each tile of kTileShapes.
 using Occupancy = step06::OccupancyOf<TileShape, std::size(kTileShapes)>;
 
+/// Whether `tile` streams one operand instead of tiling both in shared memory: the 8 x 4 tile
+/// (A, for one column of C) and the 4 x 128 tile (B, for one to four rows). Neither packs nor
+/// takes stream-K workers, and the rule counts their cost in floats read.
+constexpr bool streams_operand(TileShape tile) {
+    return tile == TileShape::t8x4 || tile == TileShape::t4x128;
+}
+
+/// Rows of C in one block of the 4 x 128 tile.
+constexpr int kRowRows = 4;
+
+/// Threads across one block of the 4 x 128 tile, each with 4 neighbouring columns.
+constexpr int kRowLanes = 32;
+
+/// Columns of C in one block of the 4 x 128 tile.
+constexpr int kRowCols = 4 * kRowLanes;
+
+/// Threads of one block of the 4 x 128 tile that share its range of K: step s takes rows s,
+/// s + kRowSteps, ... of B.
+constexpr int kRowSteps = 8;
+
 /// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
 constexpr int kDotRows = 8;
 
 /// Threads that share the dot products of one row of C in the 8 x 4 tile: each takes 4 columns of
 /// A's row at a time, so the group covers 4 kDotLanes columns per step.
 constexpr int kDotLanes = 32;
+
+/// Threads per row of the 8 x 4 tile when its range of K is short: each then takes 4 times as many
+/// steps as one of kDotLanes, and a group sums 3 shuffles deep instead of 5.
+constexpr int kDotShortLanes = 8;
+
+/// Threads per row of the 8 x 4 tile for ranges of K `depth` columns long: kDotShortLanes where
+/// kDotLanes threads would take fewer than 4 float4 steps each (depth under 16 kDotLanes, 512),
+/// otherwise kDotLanes. Either way a block is kDotRows groups.
+constexpr int dot_lanes(int depth) {
+    return depth < 16 * kDotLanes ? kDotShortLanes : kDotLanes;
+}
 
 }  // namespace step08

@@ -49,6 +49,7 @@ void with_tiling(TileShape tile, const Use& use) {
         case TileShape::t128x16:
             return use(Tiles128x16{});
         case TileShape::t8x4:
+        case TileShape::t4x128:
             break;
     }
     throw std::invalid_argument("step08::with_tiling: not a warp-tiled TileShape");

@@ -33,6 +33,43 @@ __global__ void reverse_through_shared(float* out, int count) {
     for (int i = threadIdx.x; i < count; i += blockDim.x)
         out[i] = buffer[count - 1 - i];
 }
+
+// Within each group of kWidth lanes: `swapped` gets the value of the lane whose index differs in
+// the group's top bit, `sums` the group's sum by halving shuffles, as step 08's 8 x 4 tile adds.
+template <int kWidth>
+__global__ void shuffle_xor_in_groups(const float* in, float* swapped, float* sums) {
+    const float value = in[threadIdx.x];
+    swapped[threadIdx.x] = __shfl_xor(value, kWidth / 2, kWidth);
+    float sum = value;
+    for (int offset = kWidth / 2; offset > 0; offset /= 2)
+        sum += __shfl_xor(sum, offset, kWidth);
+    sums[threadIdx.x] = sum;
+}
+
+template <int kWidth>
+void expect_shuffle_xor_in_groups() {
+    constexpr int kThreads = 256;
+    std::vector<float> in(kThreads);
+    for (int i = 0; i < kThreads; ++i)
+        in[i] = static_cast<float>(i * i % 97);
+    float* device = nullptr;
+    HIP_CHECK(hipMalloc(&device, 3 * kThreads * sizeof(float)));
+    HIP_CHECK(hipMemcpy(device, in.data(), kThreads * sizeof(float), hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(shuffle_xor_in_groups<kWidth>, dim3(1), dim3(kThreads), 0, nullptr, device,
+                       device + kThreads, device + 2 * kThreads);
+    HIP_CHECK_LAUNCH();
+    std::vector<float> out(2 * kThreads);
+    HIP_CHECK(hipMemcpy(out.data(), device + kThreads, out.size() * sizeof(float),
+                        hipMemcpyDeviceToHost));
+    HIP_CHECK(hipFree(device));
+    for (int i = 0; i < kThreads; ++i) {
+        float group_sum = 0.0f;  // integers: exact in any order
+        for (int j = i / kWidth * kWidth; j < (i / kWidth + 1) * kWidth; ++j)
+            group_sum += in[j];
+        ASSERT_EQ(out[i], in[i ^ (kWidth / 2)]) << "width " << kWidth << ", thread " << i;
+        ASSERT_EQ(out[kThreads + i], group_sum) << "width " << kWidth << ", thread " << i;
+    }
+}
 }  // namespace
 
 TEST(HipRuntimeMapping, ErrorsHaveNamesAndStrings) {
@@ -279,4 +316,13 @@ TEST(HipRuntimeMapping, OccupancyOfAKernel) {
     EXPECT_GE(blocks_256, 2);
     EXPECT_GE(blocks_1024, 1);
     EXPECT_GE(blocks_256, blocks_1024);
+}
+
+TEST(HipRuntimeMapping, ShuffleXorWithinGroupsOfLanes) {
+    // Widths 8 and 32, in a block of 256 threads: eight 32-lane warps on NVIDIA, four 64-lane
+    // wavefronts on AMD and in the HIP CPU Runtime, whose __shfl_xor stays within the group.
+    TUTORIAL_REQUIRE_GPU();
+    HIP_CHECK(hipSetDevice(0));
+    expect_shuffle_xor_in_groups<8>();
+    expect_shuffle_xor_in_groups<32>();
 }

@@ -1,10 +1,12 @@
 // Step 08 on the GPU: its tiles, packing, split-K and stream-K on them, and the rule's choice,
-// through the shared kernel harness; bad configurations; the rule packing a big odd multiply.
+// through the shared kernel harness; the 8 x 4 tile's own paths; bad configurations; the rule
+// packing a big odd multiply.
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/device.hpp"
@@ -43,6 +45,8 @@ std::vector<KernelUnderTest> step08_kernels() {
             with({TileShape::t16x128, 1, Packing::off, 5}),
             with({TileShape::t8x4, 1, Packing::off}),
             with({TileShape::t8x4, 5, Packing::on}),
+            with({TileShape::t4x128, 1, Packing::off}),
+            with({TileShape::t4x128, 6, Packing::on}),
             {"rule", [](const float* a, const float* b, float* c, int m, int n, int k,
                         hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream); }}};
 }
@@ -51,11 +55,66 @@ std::vector<KernelUnderTest> step08_kernels() {
 
 TUTORIAL_KERNEL_SUITES(Step08, step08_kernels);
 
+// ---- the 8 x 4 tile on one to four columns --------------------------------------------------
+
+// What the 8 x 4 tile's launcher tells apart: one column or two to four; K a multiple of 4 (A read
+// as float4) or not; ranges of K short (kDotShortLanes threads per row) or long (kDotLanes). Each
+// shape in one range of K and in 3, and with A or B one float past hipMalloc's alignment (read
+// without float4 then); m is not a multiple of the block's 8 rows.
+class Step08DotTile : public testing::TestWithParam<std::tuple<tutorial_test::Shape, int, char>> {};
+
+TEST_P(Step08DotTile, MatchesTheReference) {
+    TUTORIAL_REQUIRE_GPU();
+    const auto& [s, splits, misaligned] = GetParam();
+    tutorial_test::Offsets offsets;
+    if (misaligned == 'a')
+        offsets.a = 1;
+    if (misaligned == 'b')
+        offsets.b = 1;
+    const auto [a, b] = tutorial_test::random_operands<float>(s, 7000 + s.k, 8000 + s.n);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(
+        with({TileShape::t8x4, splits, Packing::off}), a, b, offsets);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
+// Short and long K, a multiple of 4 and not, for one column; two to four columns.
+const std::vector<tutorial_test::Shape> kDotShapes = {
+    {1003, 1, 128}, {1003, 1, 127}, {203, 1, 2052}, {203, 1, 2053},
+    {61, 2, 1028},  {61, 3, 125},   {61, 4, 100},   {61, 4, 1029}};
+
+// "1003x1x128_s3_misaligned_a": the shape, the ranges of K, the misaligned pointer if any.
+std::string dot_test_name(
+    const testing::TestParamInfo<std::tuple<tutorial_test::Shape, int, char>>& info) {
+    const auto& [s, splits, misaligned] = info.param;
+    const std::string pointer =
+        misaligned == '-' ? std::string() : std::string("_misaligned_") + misaligned;
+    return tutorial_test::shape_name(s) + "_s" + std::to_string(splits) + pointer;
+}
+
+INSTANTIATE_TEST_SUITE_P(Step08, Step08DotTile,
+                         testing::Combine(testing::ValuesIn(kDotShapes), testing::Values(1, 3),
+                                          testing::Values('-', 'a', 'b')),
+                         dot_test_name);
+
+// The tallest C of one column the 8 x 4 tile's grid holds: 65535 blocks of 8 rows along y.
+TEST(Step08Gemm, DotTileTallestOneColumn) {
+    TUTORIAL_REQUIRE_GPU();
+    const tutorial_test::Shape s{65535 * step08::kDotRows, 1, 4};
+    const auto [a, b] = tutorial_test::random_operands<float>(s, 9001, 9002);
+    const tutorial::Matrix<float> c =
+        tutorial_test::multiply_guarded(with({TileShape::t8x4, 1, Packing::off}), a, b);
+    const auto report = tutorial::verify_gemm(a, b, c);
+    EXPECT_TRUE(report.passed) << report.summary();
+}
+
 TEST(Step08Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
-    for (const Config& config : {Config{TileShape::t64x64, 0}, Config{TileShape::t128x128, 65},
-                                 Config{TileShape::t64x64, 1, Packing::automatic, 1025},
-                                 Config{TileShape::t128x128, 2, Packing::automatic, 8},
-                                 Config{TileShape::t8x4, 1, Packing::automatic, 4}}) {
+    for (const Config& config :
+         {Config{TileShape::t64x64, 0}, Config{TileShape::t128x128, step07::kMaxSplits + 1},
+          Config{TileShape::t64x64, 1, Packing::automatic, 1025},
+          Config{TileShape::t128x128, 2, Packing::automatic, 8},
+          Config{TileShape::t8x4, 1, Packing::automatic, 4},
+          Config{TileShape::t4x128, 1, Packing::automatic, 4}}) {
         EXPECT_THROW(step08::gemm(nullptr, nullptr, nullptr, 4, 4, 4, nullptr, config),
                      std::invalid_argument)
             << step08::config_name(config);
@@ -100,4 +159,5 @@ TEST(Step08Occupancy, MatchesTheDevice) {
     EXPECT_GE(blocks(TileShape::t128x32), blocks(TileShape::t128x256));
     EXPECT_GE(blocks(TileShape::t128x16), blocks(TileShape::t128x32));
     EXPECT_GE(blocks(TileShape::t8x4), 1);
+    EXPECT_GE(blocks(TileShape::t4x128), 1);
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "choose_config.hpp"
 #include "choose_split.hpp"
@@ -22,7 +23,7 @@ using tutorial_test::message_of;
 
 // An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
 // blocks each.
-const Occupancy kH100{132, {1, 1, 2, 3, 6, 8, 4, 8, 8}};
+const Occupancy kH100{132, {1, 1, 2, 3, 6, 8, 4, 8, 8, 8}};
 
 // The rule's scope without the 8 x 4 tile, and with K never split.
 step08::RuleScope without_dot_tile() {
@@ -58,7 +59,7 @@ TEST(Step08Names, RoundTripAndRead) {
 TEST(Step08Names, UnknownTileNamesTheAllowedOnes) {
     EXPECT_EQ(message_of([] { step08::parse_tile_shape("128x64"); }),
               "'128x64' is not a tile shape of step 08; choose 128x256, 256x128, 128x128, 64x128, "
-              "64x64, 16x128, 128x32, 128x16 or 8x4");
+              "64x64, 16x128, 128x32, 128x16, 8x4 or 4x128");
     EXPECT_THROW(step08::parse_tile_shape(""), std::invalid_argument);
 }
 
@@ -238,13 +239,13 @@ TEST(Step08Rule, FewRowsOrColumnsTakeAThinTile) {
     // Measured on the H100 (step 08's notes): 16 x 8192 x 8192 ran at 1.49 of cuBLAS as 16 x 128
     // split 8 and at 0.72 as 64 x 64 split 16; 8192 x 16 x 8192 at 0.98 as 128 x 16 split 8, and
     // 8192 x 32 x 8192 at 0.95 as 128 x 32 split 8 against 0.80 as 128 x 16 split 8.
-    for (const int few : {1, 16, 32}) {
+    // One to four rows are the 4 x 128 tile's, one column the 8 x 4 tile's (below).
+    for (const int few : {5, 16, 32}) {
         SCOPED_TRACE(few);
         const Config rows = step08::choose_config(few, 8192, 8192, kH100);
         EXPECT_EQ(rows.tile, TileShape::t16x128);
         EXPECT_GT(rows.splits, 1);  // 64 tiles: K is split to fill the GPU
-        // One column is the 8 x 4 tile's (below).
-        if (few > 1)
+        if (few > 5)
             EXPECT_EQ(step08::choose_config(8192, few, 8192, kH100).tile,
                       few == 16 ? TileShape::t128x16 : TileShape::t128x32);
     }
@@ -348,6 +349,56 @@ TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
     EXPECT_FALSE(step08::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, false));
 }
 
+TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
+    // One to four rows of C, a tile's width of columns or more, and K of one step of the block's
+    // threads: the 4 x 128 tile alone, never with stream-K. Five rows, fewer columns, or one
+    // column (the 8 x 4 tile's case): never.
+    const int sizes[][2] = {{4096, 4096}, {3000, 1000}, {128, 8}, {256, 65536}, {1000, 100}};
+    for (const auto& [n, k] : sizes) {
+        for (int m = 1; m <= step08::kRowRows; ++m) {
+            SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+            const std::vector<step08::Estimate> all = step08::candidates(m, n, k, kH100);
+            ASSERT_FALSE(all.empty());
+            for (const step08::Estimate& candidate : all) {
+                EXPECT_EQ(candidate.config.tile, TileShape::t4x128);
+                EXPECT_EQ(candidate.config.workers, 0);
+            }
+        }
+        for (const step08::Estimate& candidate : step08::candidates(5, n, k, kH100))
+            EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "5 rows";
+    }
+    for (const step08::Estimate& candidate : step08::candidates(1, 127, 4096, kH100))
+        EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "127 columns";
+    for (const step08::Estimate& candidate : step08::candidates(1, 4096, 7, kH100))
+        EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "K = 7";
+    // B of more than 4096 x 4096 floats: the 16 x 128 tile read it faster on the H100.
+    EXPECT_EQ(step08::choose_config(1, 4096, 4097, kH100).tile, TileShape::t16x128);
+    EXPECT_EQ(step08::choose_config(1, 8192, 8192, kH100).tile, TileShape::t16x128);
+    // Enough blocks to read B at full speed: 1 x 4096 x 4096 in 16 ranges, 512 blocks, as the
+    // H100 measured fastest; 1 x 3000 x 1000 in 8, the most its 1000 rows allow.
+    EXPECT_EQ(step08::choose_config(1, 4096, 4096, kH100).splits, 16);
+    EXPECT_EQ(step08::choose_config(1, 3000, 1000, kH100).splits, 8);
+    EXPECT_EQ(step08::choose_config(1, 1, 4096, kH100).tile, TileShape::t8x4);
+    EXPECT_EQ(step08::stream_k_workers(TileShape::t4x128, kH100), 0);
+    EXPECT_FALSE(step08::packs({TileShape::t4x128, 1, Packing::on}, 1, 8191, 8191, false));
+}
+
+TEST(Step08Estimate, CountsTheRowTilesFloatsByHand) {
+    // 1 x 4096 x 4096 in 32 ranges of 128: 32 x 32 = 1024 blocks, each reading 128 columns of B
+    // over its 128 rows at 40 multiply-adds a float, spread over 4 blocks on each of the 132
+    // multiprocessors; the reduction moves 33 tiles of 1 x 4096 at 80 a float.
+    const step08::Estimate e =
+        step08::estimate(1, 4096, 4096, {TileShape::t4x128, 32, Packing::automatic}, kH100);
+    EXPECT_EQ(e.blocks, 1024);
+    EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 128 * 128 * 40 / (4 * 132));
+    EXPECT_DOUBLE_EQ(e.reduction, 80.0 * 33 * 4096 / 132);
+    // The rule counts a range as the plan cuts it, in whole K-slices of 16 rows, two steps of 8
+    // rows each: K = 5 costs 16 rows.
+    const step08::Estimate short_k =
+        step08::estimate(4, 4096, 5, {TileShape::t4x128, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(short_k.compute, 32.0 * 128 * 16 * 40 / 32);
+}
+
 TEST(Step08Rule, MaxSplitsOfOneNeverSplitsNorStreams) {
     // Neither split-K nor stream-K: the multiply needs no workspace (step 09's inner multiplies).
     for (const int k : {1, 100, 5000, 16384}) {
@@ -396,12 +447,21 @@ TEST(Step08Rule, AGpuWithFewerMultiprocessorsSplitsLess) {
     EXPECT_EQ(step08::choose_config(1024, 1024, 1024, Occupancy{8, {2, 6}}).splits, 1);
 }
 
+TEST(Step08Names, TheRowTileRefusesStreamK) {
+    EXPECT_EQ(message_of([] {
+                  step08::check_config({TileShape::t4x128, 1, Packing::automatic, 2});
+              }),
+              "the 4x128 tile shares K among its threads, not among stream-K workers: got 2 "
+              "stream-K workers");
+    EXPECT_NO_THROW(step08::check_config({TileShape::t4x128, 256, Packing::automatic, 0}));
+}
+
 TEST(Step08Names, TheDotTileRefusesStreamK) {
     // The 8 x 4 tile splits K among its threads and by split-K, never by stream-K.
     EXPECT_EQ(message_of([] {
                   step08::check_config({TileShape::t8x4, 1, Packing::automatic, 4});
               }),
-              "the 8x4 tile shares K among the threads of each row, not among stream-K workers: "
-              "got 4 stream-K workers");
+              "the 8x4 tile shares K among its threads, not among stream-K workers: got 4 "
+              "stream-K workers");
     EXPECT_NO_THROW(step08::check_config({TileShape::t8x4, 64, Packing::automatic, 0}));
 }

@@ -8,8 +8,9 @@
 /// the tutorial uses onto the CUDA runtime, one inline function or alias per HIP name, and nothing
 /// more: if a step needs a new HIP call, it is added here and to tests/common_gpu.
 ///
-/// Device-side code needs no mapping: nvcc already knows `__global__`, `__shared__`, `threadIdx`,
-/// `blockIdx`, `__syncthreads()` and `float4`.
+/// Device-side code needs almost no mapping: nvcc already knows `__global__`, `__shared__`,
+/// `threadIdx`, `blockIdx`, `__syncthreads()` and `float4`. Only HIP's warp shuffle is spelled
+/// differently (see the end of this file).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -209,3 +210,14 @@ inline hipError_t hipFuncSetAttribute(const void* kernel, hipFuncAttribute attri
 /// HIP's portable launch macro; `<<<grid, block, shared_bytes, stream>>>` works as well.
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+
+// ---- warp shuffles ---------------------------------------------------------------------------
+/// HIP's `__shfl_xor`: the `value` of lane `lane ^ lane_mask` within each group of `width` lanes.
+/// CUDA 9 and later name the lanes that take part (the pre-Volta `__shfl_xor` without them is gone
+/// from device code for sm_70 and up); the tutorial's shuffles always involve the whole warp,
+/// as HIP's do, so the mask names all 32 lanes. A template, not a macro, so that CUDA's own
+/// headers (cuda_fp16.h declares a `__shfl_xor` too) still compile after this one.
+template <typename T>
+__device__ inline T __shfl_xor(T value, int lane_mask, int width = 32) {  // warpSize on NVIDIA
+    return __shfl_xor_sync(0xffffffffu, value, lane_mask, width);
+}

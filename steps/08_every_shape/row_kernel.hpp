@@ -1,0 +1,21 @@
+/// \file
+/// \brief Step 08's 4 x 128 tile for a C of one to four rows: each thread streams float4 of B's
+/// rows and the block's threads share K four ways.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include "k_split.hpp"
+
+namespace step08 {
+
+/// Queues the 4 x 128 tile's blocks on `stream`: kRowCols columns across, kRowRows rows down, one
+/// layer per range of `split`. `out` is C (one range) or the ranges' partial tiles, m x n each.
+/// Reads B, and writes `out`, with float4 where they allow it.
+void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
+                const step07::SplitPlan& split, hipStream_t stream);
+
+/// Resident blocks of the 4 x 128 tile per multiprocessor (the occupancy calculator's).
+int row_resident_blocks();
+
+}  // namespace step08

@@ -23,13 +23,13 @@ constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
 // What one float written or read by the split-K reduction costs: about twice what streaming it
 // alone costs, for the second kernel and the partial tiles written first.
 constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
+// [rule constants]
 // The 4 x 128 tile reads B at full speed only with this many blocks on each multiprocessor: on
 // the H100, 1 x 4096 x 4096 took 0.045 ms in 256 blocks, 0.036 in 512 and 0.037 in 1024.
 constexpr int kRowBlocksPerMultiprocessor = 4;
 // The most floats of B for which the 4 x 128 tile is the rule's choice: up to 4096 x 4096 it
 // beat the 16 x 128 tile on the H100, at 8192 x 8192 it did not (the notes page).
 constexpr double kRowMostFloatsOfB = 4096.0 * 4096.0;
-// [rule constants]
 
 using tutorial::ceil_div;
 

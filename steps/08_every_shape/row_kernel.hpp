@@ -1,6 +1,6 @@
 /// \file
 /// \brief Step 08's 4 x 128 tile for a C of one to four rows: each thread streams float4 of B's
-/// rows and the block's threads share K four ways.
+/// rows and the block's threads share K kRowSteps (8) ways.
 #pragma once
 
 #include <hip/hip_runtime.h>

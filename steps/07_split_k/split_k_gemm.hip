@@ -2,7 +2,7 @@
 
 #include <hip/hip_runtime.h>
 
-#include "tile_launch.hpp"
+#include "split_k_kernels.hpp"
 #include "tiling.hpp"
 #include "warp_tiled_gemm.hpp"
 #include "workspace.hpp"

@@ -1,4 +1,4 @@
 #include "tiling_kernels.hpp"
 
-STEP08_TILING_KERNELS(template, step08::Tiles128x32);
-STEP08_TILING_KERNELS(template, step08::Tiles128x16);
+STEP07_TILING_KERNELS(template, step08::Tiles128x32);
+STEP07_TILING_KERNELS(template, step08::Tiles128x16);

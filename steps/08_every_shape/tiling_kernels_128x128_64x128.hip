@@ -1,4 +1,0 @@
-#include "tiling_kernels.hpp"
-
-STEP08_TILING_KERNELS(template, step06::Tiles128x128);
-STEP08_TILING_KERNELS(template, step08::Tiles64x128);

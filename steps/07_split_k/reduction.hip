@@ -58,22 +58,24 @@ int reduction_groups(int m, int n, int splits) {
 }
 // [groups]
 
+ReduceBlock reduce_block(int m, int n, int splits) {
+    ReduceBlock block{1, reduction_groups(m, n, splits), 1};
+    while (block.cols < n && block.cols * block.groups < kReduceThreads)
+        block.cols *= 2;
+    block.rows = std::min(kReduceThreads / (block.cols * block.groups), kMostReduceRows);
+    return block;
+}
+
 void reduce_splits(const float* partial, int pitch, int splits, float* c, int m, int n,
                    hipStream_t stream) {
     if (m == 0 || n == 0)
         return;
-    // A block: `groups` threads per element, over as many columns as C has (a power of two, up to
-    // kReduceThreads / groups), and rows enough to make up kReduceThreads threads.
-    const int groups = reduction_groups(m, n, splits);
-    int cols = 1;
-    while (cols < n && cols * groups < kReduceThreads)
-        cols *= 2;
-    const int rows = kReduceThreads / (cols * groups);
-    const dim3 blocks(
-        tutorial::ceil_div(n, cols),
-        static_cast<int>(std::min<long long>(tutorial::ceil_div(m, rows), tutorial::kMaxGridY)));
-    hipLaunchKernelGGL(reduce_kernel, blocks, dim3(cols, groups, rows), 0, stream, partial, pitch,
-                       splits, c, m, n);
+    const ReduceBlock block = reduce_block(m, n, splits);
+    const dim3 blocks(tutorial::ceil_div(n, block.cols),
+                      static_cast<int>(std::min<long long>(tutorial::ceil_div(m, block.rows),
+                                                           tutorial::kMaxGridY)));
+    hipLaunchKernelGGL(reduce_kernel, blocks, dim3(block.cols, block.groups, block.rows), 0, stream,
+                       partial, pitch, splits, c, m, n);
     HIP_CHECK_LAUNCH();
 }
 

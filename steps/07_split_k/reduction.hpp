@@ -42,6 +42,10 @@ __device__ inline void for_each_row(int rows, int cols, Visit visit) {
 /// Threads of one block of the reduction.
 constexpr int kReduceThreads = 256;
 
+/// The most rows of C one block of the reduction covers: its threadIdx.z, which NVIDIA GPUs limit
+/// to 64.
+constexpr int kMostReduceRows = 64;
+
 /// The most groups of ranges one element of C is shared among (see reduction_groups()).
 constexpr int kMostReduceGroups = 32;
 
@@ -53,6 +57,17 @@ constexpr long long kReduceEnoughThreads = 1 << 18;
 /// kReduceEnoughThreads threads, there are no more ranges to share out or kMostReduceGroups is
 /// reached. A power of two, at most `splits`; it depends on the shape only.
 int reduction_groups(int m, int n, int splits);
+
+/// The reduction's block for an m x n C with `splits` partial tiles: reduction_groups() threads per
+/// element (threadIdx.y), over as many columns as C has, a power of two up to kReduceThreads /
+/// groups (threadIdx.x), and over rows with the rest of kReduceThreads, at most kMostReduceRows
+/// (threadIdx.z).
+struct ReduceBlock {
+    int cols;
+    int groups;
+    int rows;
+};
+ReduceBlock reduce_block(int m, int n, int splits);
 
 /// Queues on `stream`: C (m x n) = the sum of `splits` partial tiles. Split z's tile starts at
 /// partial + z m pitch and its rows are `pitch` floats apart (pitch >= n). Each element's ranges

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "reduction.hpp"
 #include "split_k_gemm.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/kernel_suite.hpp"
@@ -38,6 +39,27 @@ std::vector<KernelUnderTest> step07_kernels() {
 }  // namespace
 
 TUTORIAL_KERNEL_SUITES(Step07, step07_kernels);
+
+// The reduction's block must launch on every GPU (NVIDIA's limit on blockDim.z is 64, which the CPU
+// route does not enforce), hold at most kReduceThreads threads, and be no wider than C needs.
+TEST(Step07Reduction, BlocksLaunchEverywhereAndSpanCOrFillUp) {
+    for (int m : {1, 7, 64, 8192}) {
+        for (int n : {1, 2, 3, 16, 100, 256, 1000, 5000}) {
+            for (int splits : {1, 2, 3, 64, 256}) {
+                const step07::ReduceBlock block = step07::reduce_block(m, n, splits);
+                SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", " +
+                             std::to_string(splits) + " ranges");
+                EXPECT_EQ(block.groups, step07::reduction_groups(m, n, splits));
+                EXPECT_LE(block.cols * block.groups * block.rows, step07::kReduceThreads);
+                EXPECT_GE(block.rows, 1);
+                EXPECT_LE(block.rows, 64);
+                EXPECT_LT(block.cols, 2 * n);  // a power of two, below twice C's width
+                // As wide as C, or as wide as the groups allow.
+                EXPECT_TRUE(block.cols >= n || block.cols * block.groups == step07::kReduceThreads);
+            }
+        }
+    }
+}
 
 TEST(Step07Gemm, BadConfigurationsAreRejectedBeforeLaunch) {
     for (const Config& config :

@@ -89,7 +89,6 @@ SUITE_TITLES = {
     "packing": "step 08 packing",
     "dot": "step 08 one column",
     "every-shape": "the every-shape suite",
-    "every-shape-62e8a19": "the every-shape suite at 62e8a19",
 }
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "choice"), ("07", "choice"),
@@ -177,10 +176,16 @@ def short_gpu_name(name):
 
 
 def page_title(results, name):
-    """'H100 results: every step': short, and the suites of one GPU differ early."""
+    """'H100 results: every step': short, and the suites of one GPU differ early. An earlier run
+    kept beside the current one is named after its suite and commit ('...-every-shape-62e8a19')."""
     gpu = slug(results.gpu)
     suite = name[len(gpu):].strip("-") if name.startswith(gpu) else name
-    return f"{short_gpu_name(results.gpu)} results: {SUITE_TITLES.get(suite, suite)}"
+    earlier, _, commit = suite.rpartition("-")
+    if suite not in SUITE_TITLES and commit in (run["commit"] for run in results.runs):
+        suite_title = f"{SUITE_TITLES.get(earlier, earlier)} at {commit}"
+    else:
+        suite_title = SUITE_TITLES.get(suite, suite)
+    return f"{short_gpu_name(results.gpu)} results: {suite_title}"
 
 
 def page_id(name):

@@ -172,7 +172,8 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
     const int m = common.m, n = common.n, k = common.k, block = options.block;
     const bool root = grid.rank() == 0;
     if (root && !common.quiet) {
-        std::cout << "\nGeneral multiply on " << grid.shape().size() << " ranks, grid "
+        std::cout << "\nGeneral multiply on " << grid.shape().size()
+                  << (grid.shape().size() == 1 ? " rank" : " ranks") << ", grid "
                   << step10::to_string(grid.shape()) << ", blocks of " << block << " x " << block
                   << ": C (" << m << " x " << n << ") = A (" << m << " x " << k << ") B (" << k
                   << " x " << n << "), random values in [-1, 1), seed " << common.seed << "\n";
@@ -196,7 +197,8 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
     tutorial::RunReport report;
     report.step = "10";
     report.variant = "summa_host_staged";
-    report.device = device.name + " x " + std::to_string(grid.shape().size()) + " ranks";
+    report.device = device.name + " x " + std::to_string(grid.shape().size()) +
+                    (grid.shape().size() == 1 ? " rank" : " ranks");
     report.m = m;
     report.n = n;
     report.k = k;
@@ -247,9 +249,10 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
     const int device = devices[static_cast<std::size_t>(grid.node_rank()) % devices.size()];
     const tutorial::DeviceInfo info = tutorial::select_device(device);
     if (grid.rank() == 0 && !options.common.quiet) {
-        std::cout << grid.shape().size() << " ranks on a " << step10::to_string(grid.shape())
-                  << " grid; rank 0 is rank 0 of " << grid.node_size()
-                  << " on its node and runs on device " << info.id << " (" << info.name << ")"
+        std::cout << grid.shape().size() << (grid.shape().size() == 1 ? " rank" : " ranks")
+                  << " on a " << step10::to_string(grid.shape()) << " grid; rank 0, the first of "
+                  << grid.node_size() << " on its node, runs on device " << info.id << " ("
+                  << info.name << ")"
                   << (grid.node_size() > static_cast<int>(devices.size())
                           ? "; the node has more ranks than devices, so some share one"
                           : "")

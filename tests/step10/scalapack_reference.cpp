@@ -27,8 +27,8 @@ std::optional<std::string> scalapack_unavailable_reason() {
     return std::nullopt;
 #else
     return std::string(
-        "ScaLAPACK was not found when the build was configured (Debian: "
-        "libscalapack-openmpi-dev), so PSGEMM cannot be compared");
+        "ScaLAPACK was not found or not used when the build was configured (Debian: "
+        "libscalapack-openmpi-dev; option TUTORIAL_SCALAPACK), so PSGEMM cannot be compared");
 #endif
 }
 

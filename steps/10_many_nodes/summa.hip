@@ -119,15 +119,19 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, int blo
                       transport};
     const int local_m = summa.local_m, local_n = summa.local_n;
     const std::size_t c_count = static_cast<std::size_t>(local_m) * local_n;
-    // Two panels of each, so that the next ones arrive while the current ones are multiplied.
-    const std::size_t a_panel_count = static_cast<std::size_t>(local_m) * block;
-    const std::size_t b_panel_count = static_cast<std::size_t>(block) * local_n;
+    // Two panels of each, so that the next ones arrive while the current ones are multiplied; a
+    // panel is `block` wide, or k where the whole of K is one block.
+    const int widest = std::min(block, k);
+    const std::size_t a_panel_count = static_cast<std::size_t>(local_m) * widest;
+    const std::size_t b_panel_count = static_cast<std::size_t>(widest) * local_n;
     tutorial::DeviceBuffer<float> a_panels[2] = {device_floats(a_panel_count),
                                                  device_floats(a_panel_count)};
     tutorial::DeviceBuffer<float> b_panels[2] = {device_floats(b_panel_count),
                                                  device_floats(b_panel_count)};
     tutorial::DeviceBuffer<float> product = device_floats(c_count);
 
+    // The broadcasts read A and B on their own stream: work the caller queued on `stream` first.
+    HIP_CHECK(hipStreamSynchronize(stream));
     // [summa loop]
     const int panels = summa.k_over_cols.block_count();
     PanelPair current = summa.start(0, a_panels[0].get(), b_panels[0].get());

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -147,6 +148,31 @@ void select_node_device(const ProcessGrid& grid) {
     HIP_CHECK(hipSetDevice(grid.node_rank() % tutorial::device_count()));
 }
 
+// A second transport, around the host-staged one, that records what SUMMA asks of it: the seam
+// through which a GPU-to-GPU transport (NCCL / RCCL) would come in.
+class RecordingTransport : public step10::PanelTransport {
+  public:
+    struct Call {
+        step10::Direction direction;
+        int root, height, width;
+        float* destination;
+    };
+
+    explicit RecordingTransport(step10::PanelTransport& inner) : inner_(inner) {}
+
+    std::unique_ptr<step10::PendingBroadcast> start(step10::Direction direction, int root,
+                                                    step10::DevicePanel source,
+                                                    float* destination) override {
+        calls.push_back({direction, root, source.height, source.width, destination});
+        return inner_.start(direction, root, source, destination);
+    }
+
+    std::vector<Call> calls;
+
+  private:
+    step10::PanelTransport& inner_;
+};
+
 }  // namespace
 
 TEST(ProcessGrid, PlacesRanksRowByRowWithRowAndColumnCommunicators) {
@@ -262,6 +288,59 @@ TEST(Summa, MatchesTheSerialProductExactly) {
                                  }),
                       "")
                 << describe(s, shape) << ", rank " << grid.rank();
+        }
+    }
+}
+
+// For each block of K, in order: A's panel along the rows from the process column that holds it,
+// B's along the columns from the process row that holds it, each as wide as the block, into two
+// buffers taken in turn. And the product is still right through another transport.
+TEST(Summa, UsesOnlyThePanelTransportOneBlockOfKAtATime) {
+    TUTORIAL_REQUIRE_GPU();
+    const Shape s{13, 29, 31, 5};
+    const std::vector<double> expected = serial_product(s);
+    for (const GridShape& shape : every_grid()) {
+        const ProcessGrid grid(MPI_COMM_WORLD, shape);
+        select_node_device(grid);
+        const LocalProblem problem = local_problem(grid, s);
+        const tutorial::DeviceBuffer<float> a = on_device(problem.a_local);
+        const tutorial::DeviceBuffer<float> b = on_device(problem.b_local);
+        tutorial::DeviceBuffer<float> c = on_device(std::vector<float>(problem.c.local_size()));
+        const tutorial::Stream stream, copy_stream;
+        const auto host_staged = step10::host_staged_transport(grid, copy_stream.get());
+        RecordingTransport recording(*host_staged);
+        step10::gemm(a.get(), b.get(), c.get(), s.m, s.n, s.k, s.block, grid, recording,
+                     stream.get());
+        EXPECT_EQ(mismatches(problem.c, on_host(c, problem.c.local_size()),
+                             [&](int i, int j) {
+                                 return expected[static_cast<std::size_t>(i) * s.n + j];
+                             }),
+                  "")
+            << describe(s, shape);
+        const int panels = (s.k + s.block - 1) / s.block;  // 7: the last one 1 wide
+        EXPECT_EQ(recording.calls.size(), 2u * panels) << describe(s, shape);
+        if (recording.calls.size() != 2u * panels)
+            continue;
+        for (int p = 0; p < panels; ++p) {
+            const auto& along_row = recording.calls[2 * p];
+            const auto& along_col = recording.calls[2 * p + 1];
+            const int width = p + 1 < panels ? s.block : s.k - p * s.block;
+            EXPECT_EQ(along_row.direction, step10::Direction::along_row) << p;
+            EXPECT_EQ(along_row.root, p % shape.cols) << p;
+            EXPECT_EQ(along_row.height, problem.c.local_rows()) << p;
+            EXPECT_EQ(along_row.width, width) << p;
+            EXPECT_EQ(along_col.direction, step10::Direction::along_col) << p;
+            EXPECT_EQ(along_col.root, p % shape.rows) << p;
+            EXPECT_EQ(along_col.height, width) << p;
+            EXPECT_EQ(along_col.width, problem.c.local_cols()) << p;
+            if (p >= 1) {
+                EXPECT_NE(along_row.destination, recording.calls[2 * p - 2].destination) << p;
+                EXPECT_NE(along_col.destination, recording.calls[2 * p - 1].destination) << p;
+            }
+            if (p >= 2) {
+                EXPECT_EQ(along_row.destination, recording.calls[2 * p - 4].destination) << p;
+                EXPECT_EQ(along_col.destination, recording.calls[2 * p - 3].destination) << p;
+            }
         }
     }
 }

@@ -237,6 +237,7 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
         }));
 }
 
+// [node device]
 // Every rank takes a GPU of its node by its place there: rank i of a node takes the node's
 // device i (of --devices, or of all), in turn when the node has more ranks than devices.
 tutorial::DeviceInfo select_node_device(const StepOptions& options,
@@ -248,6 +249,7 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
         devices.push_back(id);
     const int device = devices[static_cast<std::size_t>(grid.node_rank()) % devices.size()];
     const tutorial::DeviceInfo info = tutorial::select_device(device);
+    // [node device]
     if (grid.rank() == 0 && !options.common.quiet) {
         std::cout << grid.shape().size() << (grid.shape().size() == 1 ? " rank" : " ranks")
                   << " on a " << step10::to_string(grid.shape()) << " grid; rank 0, the first of "

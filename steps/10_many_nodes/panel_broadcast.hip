@@ -16,6 +16,7 @@ namespace {
 // [host staged]
 class HostStagedBroadcast : public PendingBroadcast {
   public:
+    // [ibcast]
     HostStagedBroadcast(MPI_Comm communicator, int root, DevicePanel source, float* destination,
                         hipStream_t copy_stream)
         : staging_(std::make_unique<std::vector<float>>(message_count(source))),
@@ -49,6 +50,7 @@ class HostStagedBroadcast : public PendingBroadcast {
                                  hipMemcpyHostToDevice, copy_stream_));
         HIP_CHECK(hipStreamSynchronize(copy_stream_));
     }
+    // [ibcast]
 
     // A broadcast still under way when its owner goes (an exception on this rank) may yet write
     // into its host buffer, so the buffer is left allocated: after such a failure the program

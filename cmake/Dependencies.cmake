@@ -54,3 +54,21 @@ elseif(TUTORIAL_GPU_RUNTIME STREQUAL "CUDA")
 else()
     set(TUTORIAL_TILED_MM_WHY_NOT "its cuBLAS back end is built on the CUDA route only")
 endif()
+
+# MPI, for step 10 (Debian: libopenmpi-dev). The step uses MPI's C API from C++, so the deprecated
+# C++ bindings are left out. Without MPI the step is left out with a message (steps/10_many_nodes).
+option(TUTORIAL_MPI "Build step 10 (SUMMA over MPI) when MPI is found" ON)
+set(TUTORIAL_HAS_MPI FALSE)
+set(TUTORIAL_MPI_WHY_NOT "TUTORIAL_MPI is OFF")
+if(TUTORIAL_MPI)
+    set(MPI_CXX_SKIP_MPICXX ON)
+    find_package(MPI COMPONENTS CXX QUIET)
+    if(MPI_CXX_FOUND AND MPIEXEC_EXECUTABLE)
+        set(TUTORIAL_HAS_MPI TRUE)
+        message(STATUS "MPI: found MPI ${MPI_CXX_VERSION} (${MPIEXEC_EXECUTABLE})")
+    else()
+        set(TUTORIAL_MPI_WHY_NOT
+            "find_package(MPI) found no MPI for C++ with an mpiexec (install libopenmpi-dev)")
+        message(STATUS "MPI: not found")
+    endif()
+endif()

@@ -210,6 +210,8 @@ TEST(HipRuntimeMapping, StreamsEventsAndOrdering) {
     HIP_CHECK(hipEventSynchronize(done));
     EXPECT_EQ(hipEventQuery(done), hipSuccess);
     HIP_CHECK(hipStreamSynchronize(producer));
+    EXPECT_EQ(hipStreamQuery(producer), hipSuccess);  // nothing left to run on either stream
+    EXPECT_EQ(hipStreamQuery(consumer), hipSuccess);
     float elapsed = -1.0f;
     HIP_CHECK(hipEventElapsedTime(&elapsed, start, done));
     EXPECT_GT(elapsed, 0.0f);

@@ -150,6 +150,7 @@ inline constexpr hipError_t (&hipStreamCreateWithFlags)(hipStream_t*,
                                                         unsigned int) = cudaStreamCreateWithFlags;
 inline constexpr hipError_t (&hipStreamDestroy)(hipStream_t) = cudaStreamDestroy;
 inline constexpr hipError_t (&hipStreamSynchronize)(hipStream_t) = cudaStreamSynchronize;
+inline constexpr hipError_t (&hipStreamQuery)(hipStream_t) = cudaStreamQuery;
 inline constexpr hipError_t (&hipStreamWaitEvent)(hipStream_t, hipEvent_t,
                                                   unsigned int) = cudaStreamWaitEvent;
 

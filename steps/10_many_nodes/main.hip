@@ -25,6 +25,7 @@
 #include "common/report.hpp"
 #include "distributed_matrix.hpp"
 #include "grid_shape.hpp"
+#include "nccl_transport.hpp"
 #include "process_grid.hpp"
 #include "summa.hpp"
 #include "test_hooks.hpp"
@@ -50,7 +51,11 @@ const tutorial::StepDescription kStep{
      {"--block",
       "rows and columns of each block of the block-cyclic layout, also the width of each SUMMA "
       "panel",
-      "64"}},
+      "64"},
+     {"--transport",
+      "how panels travel: nccl (GPU to GPU through NCCL, RCCL on AMD), host (through host memory "
+      "and MPI) or auto (nccl where this build and the ranks' GPUs allow it, else host)",
+      "auto"}},
     /*max_size=*/tutorial::kMaxDimension,
     /*int_indexing=*/true,
 };
@@ -62,6 +67,7 @@ struct StepOptions {
     tutorial::Options common;
     step10::GridShape grid;
     int block = 0;
+    std::string transport;
 };
 
 StepOptions parse_step_options(int argc, char** argv, int processes) {
@@ -72,6 +78,11 @@ StepOptions parse_step_options(int argc, char** argv, int processes) {
         "--grid", [&] { return step10::parse_grid(options.common.extra.at("--grid"), processes); });
     options.block = static_cast<int>(tutorial::parse_whole_number(
         "--block", options.common.extra.at("--block"), 1, tutorial::kMaxDimension));
+    options.transport = options.common.extra.at("--transport");
+    if (options.transport != "auto" && options.transport != "nccl" && options.transport != "host") {
+        throw tutorial::UsageError("--transport: '" + options.transport +
+                                   "' is not a transport; expected auto, nccl or host");
+    }
     return options;
 }
 
@@ -178,6 +189,22 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
                   << ": C (" << m << " x " << n << ") = A (" << m << " x " << k << ") B (" << k
                   << " x " << n << "), random values in [-1, 1), seed " << common.seed << "\n";
     }
+    const tutorial::Stream stream;
+    const tutorial::Stream copy_stream;
+    // [choose transport]
+    // Every rank reaches the same answer (the reason is collective), so all take one transport.
+    const std::optional<std::string> no_nccl = step10::nccl_unavailable_reason(grid);
+    if (options.transport == "nccl" && no_nccl)
+        throw tutorial::UsageError("--transport nccl: " + *no_nccl);
+    const bool nccl = options.transport != "host" && !no_nccl;
+    const auto transport = nccl ? step10::nccl_transport(grid, copy_stream.get())
+                                : step10::host_staged_transport(grid, copy_stream.get());
+    // [choose transport]
+    if (root && !common.quiet) {
+        std::cout << (nccl ? "Panels travel GPU to GPU through NCCL"
+                           : "Panels travel through host memory and MPI")
+                  << (options.transport == "auto" && no_nccl ? " (" + *no_nccl + ")" : "") << "\n";
+    }
     const auto a_layout = step10::DistributedLayout::on(grid, m, k, block);
     const auto b_layout = step10::DistributedLayout::on(grid, k, n, block);
     const auto c_layout = step10::DistributedLayout::on(grid, m, n, block);
@@ -186,9 +213,6 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
         step10::local_part(a_layout, [&](int i, int j) { return input_value(seed, 0, i, j); }),
         step10::local_part(b_layout, [&](int i, int j) { return input_value(seed, 1, i, j); }),
         c_layout.local_size());
-    const tutorial::Stream stream;
-    const tutorial::Stream copy_stream;
-    const auto transport = step10::host_staged_transport(grid, copy_stream.get());
     auto multiply = [&] {
         MPI_Barrier(grid.world());
         step10::gemm(parts.a(), parts.b(), parts.c(), m, n, k, block, grid, *transport,
@@ -196,7 +220,7 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
     };
     tutorial::RunReport report;
     report.step = "10";
-    report.variant = "summa_host_staged";
+    report.variant = nccl ? "summa_nccl" : "summa_host_staged";
     report.device = device.name + " x " + std::to_string(grid.shape().size()) +
                     (grid.shape().size() == 1 ? " rank" : " ranks");
     report.m = m;

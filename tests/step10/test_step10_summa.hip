@@ -17,6 +17,7 @@
 #include "common/hip_check.hpp"
 #include "common/hip_handles.hpp"
 #include "distributed_matrix.hpp"
+#include "nccl_transport.hpp"
 #include "panel_broadcast.hpp"
 #include "process_grid.hpp"
 #include "scalapack_reference.hpp"
@@ -233,44 +234,79 @@ TEST(DistributedMatrix, GatherOnRootRebuildsTheWholeMatrix) {
         }
 }
 
-// Each root in turn sends a panel whose columns lie apart in its array (pitch > height); every
-// rank of the row or column must receive exactly the root's values, packed.
-TEST(PanelBroadcast, HostStagedDeliversTheRootsPanelPackedToEveryRank) {
-    TUTORIAL_REQUIRE_GPU();
+namespace {
+
+// Each root in turn sends a panel whose columns lie apart in its array (pitch > height), and then
+// one whose columns lie side by side (pitch = height); every rank of the row or column must
+// receive exactly the root's values, packed. `make` gives the transport under test for a grid.
+template <class MakeTransport>
+void check_panel_delivery(MakeTransport make) {
     for (const GridShape& shape : every_grid()) {
         const ProcessGrid grid(MPI_COMM_WORLD, shape);
         select_node_device(grid);
         const tutorial::Stream copy_stream;
-        const auto transport = step10::host_staged_transport(grid, copy_stream.get());
-        const int height = 5, width = 3, pitch = 7;
-        for (const auto direction : {step10::Direction::along_row, step10::Direction::along_col}) {
-            const bool along_row = direction == step10::Direction::along_row;
-            const int places = along_row ? shape.cols : shape.rows;
-            const int my_place = along_row ? grid.col() : grid.row();
-            for (int root = 0; root < places; ++root) {
-                std::vector<float> source(static_cast<std::size_t>(pitch) * width);
-                for (std::size_t i = 0; i < source.size(); ++i)
-                    source[i] = static_cast<float>(1000 * grid.rank() + i);
-                const tutorial::DeviceBuffer<float> device_source = on_device(source);
-                tutorial::DeviceBuffer<float> destination =
-                    on_device(std::vector<float>(height * width, -1.0f));
-                const step10::DevicePanel panel{my_place == root ? device_source.get() : nullptr,
-                                                height, width, pitch};
-                transport->start(direction, root, panel, destination.get())->finish();
-                const std::vector<float> got = on_host(destination, height * width);
-                const int root_rank =
-                    along_row ? grid.row() * shape.cols + root : root * shape.cols + grid.col();
-                int wrong = 0;
-                for (int c = 0; c < width; ++c)
-                    for (int r = 0; r < height; ++r)
-                        wrong += got[r + c * height] !=
-                                 static_cast<float>(1000 * root_rank + r + c * pitch);
-                EXPECT_EQ(wrong, 0)
-                    << "root " << root << (along_row ? " along the row" : " along the column")
-                    << " on a " << step10::to_string(shape) << " grid, rank " << grid.rank();
+        const std::unique_ptr<step10::PanelTransport> transport = make(grid, copy_stream.get());
+        for (const int pitch : {7, 5}) {
+            const int height = 5, width = 3;
+            for (const auto direction :
+                 {step10::Direction::along_row, step10::Direction::along_col}) {
+                const bool along_row = direction == step10::Direction::along_row;
+                const int places = along_row ? shape.cols : shape.rows;
+                const int my_place = along_row ? grid.col() : grid.row();
+                for (int root = 0; root < places; ++root) {
+                    std::vector<float> source(static_cast<std::size_t>(pitch) * width);
+                    for (std::size_t i = 0; i < source.size(); ++i)
+                        source[i] = static_cast<float>(1000 * grid.rank() + i);
+                    const tutorial::DeviceBuffer<float> device_source = on_device(source);
+                    tutorial::DeviceBuffer<float> destination =
+                        on_device(std::vector<float>(height * width, -1.0f));
+                    const step10::DevicePanel panel{
+                        my_place == root ? device_source.get() : nullptr, height, width, pitch};
+                    transport->start(direction, root, panel, destination.get())->finish();
+                    const std::vector<float> got = on_host(destination, height * width);
+                    const int root_rank =
+                        along_row ? grid.row() * shape.cols + root : root * shape.cols + grid.col();
+                    int wrong = 0;
+                    for (int c = 0; c < width; ++c)
+                        for (int r = 0; r < height; ++r)
+                            wrong += got[r + c * height] !=
+                                     static_cast<float>(1000 * root_rank + r + c * pitch);
+                    EXPECT_EQ(wrong, 0)
+                        << "pitch " << pitch << ", root " << root
+                        << (along_row ? " along the row" : " along the column") << " on a "
+                        << step10::to_string(shape) << " grid, rank " << grid.rank();
+                }
             }
         }
     }
+}
+
+// Skips the current test, with the reason, where NCCL cannot carry the panels on these ranks
+// (not built, or ranks sharing a GPU). Collective: every rank skips alike.
+#define STEP10_REQUIRE_NCCL()                                                             \
+    do {                                                                                  \
+        const ProcessGrid any_grid_(MPI_COMM_WORLD, step10::squarest_grid(world_size())); \
+        select_node_device(any_grid_);                                                    \
+        if (const auto step10_no_nccl_ = step10::nccl_unavailable_reason(any_grid_)) {    \
+            GTEST_SKIP() << *step10_no_nccl_;                                             \
+        }                                                                                 \
+    } while (false)
+
+}  // namespace
+
+TEST(PanelBroadcast, HostStagedDeliversTheRootsPanelPackedToEveryRank) {
+    TUTORIAL_REQUIRE_GPU();
+    check_panel_delivery([](const ProcessGrid& grid, hipStream_t stream) {
+        return step10::host_staged_transport(grid, stream);
+    });
+}
+
+TEST(NcclTransport, DeliversTheRootsPanelPackedToEveryRank) {
+    TUTORIAL_REQUIRE_GPU();
+    STEP10_REQUIRE_NCCL();
+    check_panel_delivery([](const ProcessGrid& grid, hipStream_t stream) {
+        return step10::nccl_transport(grid, stream);
+    });
 }
 
 TEST(Summa, MatchesTheSerialProductExactly) {
@@ -340,6 +376,37 @@ TEST(Summa, UsesOnlyThePanelTransportOneBlockOfKAtATime) {
             if (p >= 2) {
                 EXPECT_EQ(along_row.destination, recording.calls[2 * p - 4].destination) << p;
                 EXPECT_EQ(along_col.destination, recording.calls[2 * p - 3].destination) << p;
+            }
+        }
+    }
+}
+
+// SUMMA with its panels GPU to GPU: the same exact products on every shape and grid, and in a
+// second multiply through the same communicators (the transport outlives one gemm call).
+TEST(NcclTransport, SummaMatchesTheSerialProductExactly) {
+    TUTORIAL_REQUIRE_GPU();
+    STEP10_REQUIRE_NCCL();
+    for (const GridShape& shape : every_grid()) {
+        const ProcessGrid grid(MPI_COMM_WORLD, shape);
+        select_node_device(grid);
+        const tutorial::Stream stream, copy_stream;
+        const auto transport = step10::nccl_transport(grid, copy_stream.get());
+        for (const Shape& s : kShapes) {
+            const std::vector<double> expected = serial_product(s);
+            const LocalProblem problem = local_problem(grid, s);
+            const tutorial::DeviceBuffer<float> a = on_device(problem.a_local);
+            const tutorial::DeviceBuffer<float> b = on_device(problem.b_local);
+            for (int run = 0; run < 2; ++run) {
+                tutorial::DeviceBuffer<float> c = on_device(std::vector<float>(
+                    problem.c.local_size(), std::numeric_limits<float>::quiet_NaN()));
+                step10::gemm(a.get(), b.get(), c.get(), s.m, s.n, s.k, s.block, grid, *transport,
+                             stream.get());
+                EXPECT_EQ(mismatches(problem.c, on_host(c, problem.c.local_size()),
+                                     [&](int i, int j) {
+                                         return expected[static_cast<std::size_t>(i) * s.n + j];
+                                     }),
+                          "")
+                    << describe(s, shape) << ", run " << run << ", rank " << grid.rank();
             }
         }
     }

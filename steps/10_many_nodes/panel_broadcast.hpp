@@ -48,7 +48,8 @@ class PanelTransport {
     /// (its process column for along_row, its process row for along_col), into `destination`
     /// on every rank of that row or column, the root included: height * width floats,
     /// column-major without gaps (pitch = height). Collective over the row or column; every rank
-    /// of it passes the same `root`, `height` and `width`.
+    /// of it passes the same `root`, `height` and `width`. The transport reads and writes on a
+    /// stream of its own: no work may still be pending on `source` or `destination` elsewhere.
     virtual std::unique_ptr<PendingBroadcast> start(Direction direction, int root,
                                                     DevicePanel source, float* destination) = 0;
 };

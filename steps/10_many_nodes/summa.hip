@@ -130,8 +130,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, int blo
                                                  device_floats(b_panel_count)};
     tutorial::DeviceBuffer<float> product = device_floats(c_count);
 
-    // The broadcasts read A and B on their own stream: work the caller queued on `stream` first.
-    HIP_CHECK(hipStreamSynchronize(stream));
+    // The broadcasts read A and B on their own stream, so everything queued on this device goes
+    // first: work on `stream`, and also a hipMemcpy from pageable memory, which may return before
+    // its copy has landed and is not ordered with a non-blocking stream.
+    HIP_CHECK(hipDeviceSynchronize());
     // [summa loop]
     const int panels = summa.k_over_cols.block_count();
     PanelPair current = summa.start(0, a_panels[0].get(), b_panels[0].get());

@@ -19,11 +19,11 @@ namespace step10 {
 /// column, and each rank adds the product of the two panels to its part of C. The next panels'
 /// broadcasts are started before the current product, so they travel while the GPU multiplies.
 ///
-/// Collective over the grid: every rank calls it with the same sizes. Waits first for the work
-/// already queued on `stream` (which may be producing A and B) and returns when this rank's C is
-/// complete. Throws std::invalid_argument for a size below 1 or a
-/// block below 1 (on every rank alike) and tutorial::RuntimeFailure for a failing HIP call, after
-/// which the other ranks may wait forever: a program ends them all with MPI_Abort.
+/// Collective over the grid: every rank calls it with the same sizes. Waits first for all work
+/// already queued on the current device (which may be producing A and B, on `stream` or any
+/// other) and returns when this rank's C is complete. Throws std::invalid_argument for a size below
+/// 1 or a block below 1 (on every rank alike) and tutorial::RuntimeFailure for a failing HIP call,
+/// after which the other ranks may wait forever: a program ends them all with MPI_Abort.
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, int block,
           const ProcessGrid& grid, PanelTransport& transport, hipStream_t stream);
 

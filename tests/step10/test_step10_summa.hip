@@ -106,6 +106,9 @@ tutorial::DeviceBuffer<float> on_device(const std::vector<float>& values) {
     tutorial::DeviceBuffer<float> buffer(values.empty() ? 1 : values.size());
     HIP_CHECK(hipMemcpy(buffer.get(), values.data(), sizeof(float) * values.size(),
                         hipMemcpyHostToDevice));
+    // From pageable memory hipMemcpy may return before the copy has landed, and the transports
+    // write on non-blocking streams: a fill landing late would overwrite a delivered panel.
+    HIP_CHECK(hipDeviceSynchronize());
     return buffer;
 }
 

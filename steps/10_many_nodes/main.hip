@@ -272,18 +272,24 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
     if (const auto reason = tutorial::gpu_unavailable_reason())
         throw tutorial::RuntimeFailure(*reason);
     std::vector<int> devices = options.common.devices;
-    for (int id = 0; devices.empty() && id < tutorial::device_count(); ++id)
-        devices.push_back(id);
+    if (devices.empty()) {
+        for (int id = 0; id < tutorial::device_count(); ++id)
+            devices.push_back(id);
+    }
     const int device = devices[static_cast<std::size_t>(grid.node_rank()) % devices.size()];
     const tutorial::DeviceInfo info = tutorial::select_device(device);
     // [node device]
+    std::vector<int> taken(static_cast<std::size_t>(grid.shape().size()));
+    MPI_Gather(&info.id, 1, MPI_INT, taken.data(), 1, MPI_INT, 0, grid.world());
     if (grid.rank() == 0 && !options.common.quiet) {
         std::cout << grid.shape().size() << (grid.shape().size() == 1 ? " rank" : " ranks")
                   << " on a " << step10::to_string(grid.shape()) << " grid; rank 0, the first of "
                   << grid.node_size() << " on its node, runs on device " << info.id << " ("
-                  << info.name << ")"
-                  << (grid.node_size() > static_cast<int>(devices.size())
-                          ? "; the node has more ranks than devices, so some share one"
+                  << info.name << "); devices by rank:";
+        for (const int id : taken)
+            std::cout << " " << id;
+        std::cout << (grid.node_size() > static_cast<int>(devices.size())
+                          ? " (the node has more ranks than devices, so some share one)"
                           : "")
                   << "\n\n";
     }

@@ -55,6 +55,7 @@ import argparse
 import difflib
 import glob
 import json
+import math
 import os
 import re
 import shlex
@@ -70,7 +71,7 @@ BLOCK = re.compile(r"(?P<open><!-- generated: (?P<spec>[^>]*?) -->\n)(?P<body>.*
                    r"(?P<close><!-- end generated -->)", re.S)
 NO_GPU = "no HIP device was found"
 KINDS = ("help", "example", "snippet", "navigation", "diff", "performance", "results-chart",
-         "multi-gpu", "packing", "dot")
+         "multi-gpu", "packing", "dot", "mpi-runs", "broadcasts", "summa-model")
 
 
 class Skip(Exception):
@@ -630,6 +631,174 @@ def multi_gpu_block(name, *others):
     return "\n".join(parts)
 
 
+# ---- step 10: runs of the program under mpirun, and the broadcast probe -------------------------
+MPI_RUN = {
+    "ranks": re.compile(r"General multiply on (\d+) ranks?, grid (\d+x\d+), blocks of (\d+) x"),
+    "transport": re.compile(r"Panels travel (GPU to GPU through NCCL|through host memory and MPI)"),
+    "timing": re.compile(r"slowest rank: median ([0-9.]+) ms, min ([0-9.]+) ms over (\d+) runs"),
+    "result": re.compile(r"^RESULT (\{.*\})$", re.M),
+}
+
+
+def load_mpi_run(name):
+    """One run of step10_many_nodes, from its log (docs/results/<name>.log)."""
+    path = os.path.join(RESULTS_DIR, f"{name}.log")
+    if not os.path.exists(path):
+        raise RuntimeError(f"docs/results/{name}.log does not exist")
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    found = {key: pattern.search(text) for key, pattern in MPI_RUN.items()}
+    missing = [key for key, match in found.items() if not match]
+    if missing:
+        raise RuntimeError(f"docs/results/{name}.log has no {', '.join(missing)} line")
+    result = json.loads(found["result"][1])
+    return {"name": name, "ranks": int(found["ranks"][1]), "grid": found["ranks"][2],
+            "block": int(found["ranks"][3]),
+            "transport": "NCCL" if "NCCL" in found["transport"][1] else "host memory and MPI",
+            "median_ms": float(found["timing"][1]), "min_ms": float(found["timing"][2]),
+            "runs": int(found["timing"][3]), "result": result}
+
+
+def mpi_runs_block(*arguments):
+    """A table of step 10's runs: the first is the baseline of the speed-ups; `compare=NAME` adds
+    the ratio to step 09's streamed run on the same devices, from its benchmark file."""
+    names = [a for a in arguments if not a.startswith("compare=")]
+    compare = [a.split("=", 1)[1] for a in arguments if a.startswith("compare=")]
+    runs = [load_mpi_run(name) for name in names]
+    first = runs[0]
+    result = first["result"]
+    shape = f"{result['m']} x {result['n']} x {result['k']}"
+    same_transport = len({run["transport"] for run in runs}) == 1
+    header = ["ranks", "grid", "block", "panels through", "median (min) ms", "timed runs",
+              "GFLOPS", "verification",
+              (f"over {first['ranks']} rank" + ("s" if first["ranks"] > 1 else ""))
+              if same_transport else "against the first row"]
+    lines = ["| " + " | ".join(header) + " |", "|---:|---|---:|---|---:|---:|---:|---|---:|"]
+    for run in runs:
+        r = run["result"]
+        lines.append("| " + " | ".join([
+            str(run["ranks"]), run["grid"], str(run["block"]), run["transport"],
+            f"{run['median_ms']:,.2f} ({run['min_ms']:,.2f})", str(run["runs"]),
+            f"{r['end_to_end_gflops']:,.0f}", r["verification"],
+            f"{first['median_ms'] / run['median_ms']:.3f}"]) + " |")
+    sources = ", ".join(f"`docs/results/{run['name']}.log`" for run in runs)
+    parts = [f"C = A·B at {shape}, each rank on its own {result['device'].split(' x ')[0]}, "
+             f"the slowest rank's median (from {sources}):", "", "\n".join(lines), ""]
+    for other in compare:
+        data = load_multi_gpu_run(other)
+        rows = [row for row in data["results"] if row.get("measurement") == "stream" and
+                len(row.get("devices", [])) == max(run["ranks"] for run in runs)]
+        if not rows:
+            raise RuntimeError(f"docs/results/{other}.json has no streamed row on "
+                               f"{max(run['ranks'] for run in runs)} devices")
+        row = rows[0]
+        widest = max(runs, key=lambda run: run["ranks"])
+        parts.append(f"Step 09 in one process on the same {len(row['devices'])} devices, at commit "
+                     f"`{data['commit']}` on {data['date']}, took a median of "
+                     f"{row['median_ms']:,.2f} ms for the same multiply, from host memory to host "
+                     f"memory (`docs/results/{other}.json`): step 10 on {widest['ranks']} ranks, "
+                     f"its parts already in device memory, runs at "
+                     f"{row['median_ms'] / widest['median_ms']:.3f} times its throughput.")
+        parts.append("")
+    return "\n".join(parts)
+
+
+def broadcasts_block(*names):
+    """One broadcast from rank 0 to every rank, by size and transport, from the probe's files,
+    with the latency (smallest message) and bandwidth (two largest) the lesson's model uses."""
+    runs = []
+    for name in names:
+        data = load_multi_gpu_run(name)
+        runs.append((name, data))
+    columns = []  # (label, {bytes: median_us})
+    for name, data in runs:
+        for transport in ("nccl", "host"):
+            times = {b["bytes"]: b["median_us"] for b in data["broadcasts"]
+                     if b["transport"] == transport}
+            if times:
+                label = ("NCCL" if transport == "nccl" else "host") + f", {data['ranks']} ranks"
+                columns.append((label, times))
+    sizes = sorted({size for _, times in columns for size in times})
+    lines = ["| bytes | " + " | ".join(label + " (us)" for label, _ in columns) + " |",
+             "|---:|" + "---:|" * len(columns)]
+    for size in sizes:
+        lines.append(f"| {size:,} | " + " | ".join(
+            f"{times[size]:,.1f}" if size in times else "-" for _, times in columns) + " |")
+    fits = []
+    for label, times in columns:
+        ordered = sorted(times.items())
+        (b1, t1), (b2, t2) = ordered[-2], ordered[-1]
+        bandwidth = (b2 - b1) / (t2 - t1) / 1e3
+        fits.append(f"{label}: α {ordered[0][1]:.1f} us, 1/β {bandwidth:,.1f} GB/s")
+    device = runs[0][1]["device"]
+    sources = ", ".join(f"`docs/results/{name}.json`" for name, _ in runs)
+    return "\n".join([
+        f"The slowest rank's median of {runs[0][1]['iterations']} broadcasts on {device}s "
+        f"(from {sources}):", "", "\n".join(lines), "",
+        "Fitted (α: the 4-byte broadcast; 1/β: from the two largest sizes): " +
+        "; ".join(fits) + ".", ""])
+
+
+def summa_model_block(*arguments):
+    """The lesson's alpha-beta-gamma model of SUMMA at 4 to 1024 GPUs: gamma from a one-rank run,
+    alpha and beta within a node from the probe, and the network's `link_gbs` and `link_us`
+    (assumptions, named in the block's spec) for grids wider than one node of `node` GPUs."""
+    names = [a for a in arguments if "=" not in a]
+    options = dict(a.split("=", 1) for a in arguments if "=" in a)
+    probe = load_multi_gpu_run(names[0])
+    one_rank = load_mpi_run(names[1])
+    link_gbs, link_us = float(options["link_gbs"]), float(options["link_us"])
+    node = int(options["node"])
+    result = one_rank["result"]
+    gamma = 1.0 / (result["end_to_end_gflops"] * 1e9)  # seconds per flop, one GPU, SUMMA's GEMMs
+    nccl = sorted((b["bytes"], b["median_us"]) for b in probe["broadcasts"]
+                  if b["transport"] == "nccl")
+    alpha_in = nccl[0][1] * 1e-6
+    beta_in = (nccl[-1][1] - nccl[-2][1]) * 1e-6 / (nccl[-1][0] - nccl[-2][0])  # s per byte
+    alpha_out, beta_out = link_us * 1e-6, 1.0 / (link_gbs * 1e9)
+
+    def broadcast(q, words, inside):
+        # Long messages: scatter then allgather, alpha (log2 q + q - 1) + 2 beta w (q - 1) / q.
+        if q == 1:
+            return 0.0
+        alpha, beta = (alpha_in, beta_in) if inside else (alpha_out, beta_out)
+        return alpha * (math.log2(q) + q - 1) + 2 * beta * 4 * words * (q - 1) / q
+
+    def row(p, n):
+        side = int(round(math.sqrt(p)))
+        local = n // side
+        block = min(4096, local)
+        panels = n // block
+        inside = p <= node
+        comm = (broadcast(side, local * block, inside) * 2)
+        compute = 2.0 * local * local * block * gamma
+        total = panels * max(comm, compute) + comm
+        ideal = 2.0 * n ** 3 / p * gamma
+        return [f"{p:,}", f"{side}x{side}", f"{n:,}", f"{local:,}", f"{block:,}",
+                f"{compute * 1e3:,.2f}", f"{comm * 1e3:,.2f}", f"{total * 1e3:,.1f}",
+                f"{ideal / total:.2f}"]
+
+    header = ["GPUs", "grid", "n", "local rows", "block", "multiply per panel (ms)",
+              "broadcasts per panel (ms)", "time (ms)", "efficiency"]
+    table = ["| " + " | ".join(header) + " |", "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    strong = int(one_rank["result"]["m"])
+    rows = [row(p, strong) for p in (4, 16, 64, 256, 1024)]
+    weak = [row(p, 16384 * int(round(math.sqrt(p)))) for p in (4, 16, 64, 256, 1024)]
+    lines = table + ["| " + " | ".join(r) + " |" for r in rows]
+    weak_lines = table + ["| " + " | ".join(r) + " |" for r in weak]
+    return "\n".join([
+        f"*A model, not a measurement.* γ = 1 / {result['end_to_end_gflops']:,.0f} GFLOPS, SUMMA on "
+        f"one rank (`docs/results/{names[1]}.log`); inside a node of {node} GPUs α = "
+        f"{alpha_in * 1e6:.1f} us and 1/β = {1e-9 / beta_in:,.0f} GB/s, NCCL's broadcast "
+        f"(`docs/results/{names[0]}.json`); between nodes, **assumed**, α = {link_us:g} us and "
+        f"1/β = {link_gbs:g} GB/s per GPU. Square grids, blocks of min(4096, n / √P), each "
+        f"broadcast as a scatter and an allgather, A's and B's one after the other, hidden behind "
+        f"the multiply when shorter.", "",
+        f"The same n = {strong:,} on more GPUs (strong scaling):", "", "\n".join(lines), "",
+        "The same 16,384 x 16,384 part of C on each GPU (weak scaling):", "",
+        "\n".join(weak_lines), ""])
+
+
 # ---- blocks ----------------------------------------------------------------------------------
 def produce(spec, programs, page):
     """The body of a block, or None when the block's program was not given."""
@@ -658,6 +827,12 @@ def produce(spec, programs, page):
         return dot_block(arguments[0])
     if kind == "multi-gpu":
         return multi_gpu_block(*arguments)
+    if kind == "mpi-runs":
+        return mpi_runs_block(*arguments)
+    if kind == "broadcasts":
+        return broadcasts_block(*arguments)
+    if kind == "summa-model":
+        return summa_model_block(*arguments)
     raise RuntimeError(f"unknown kind of generated block '{kind}'")
 
 

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -61,11 +62,25 @@ tutorial::Matrix<float> gather_on_root(const DistributedLayout& layout,
         const int local_rows = rows.local_count(process_row);
         const int local_cols = cols.local_count(process_col);
         const float* part = all.data() + offsets[rank];
-        for (int c = 0; c < local_cols; ++c) {
-            const int j = cols.to_global(c, process_col);
-            for (int r = 0; r < local_rows; ++r)
-                matrix(rows.to_global(r, process_row), j) =
-                    part[r + static_cast<std::size_t>(c) * local_rows];
+        // Column-major part into row-major matrix, a tile of kTile x kTile at a time, so that the
+        // strided side (C's rows lie n floats apart) stays within a few pages: a plain loop over
+        // the part's columns wrote one element per row of C, a page apart at n = 32768.
+        std::vector<int> to_col(static_cast<std::size_t>(local_cols));
+        for (int c = 0; c < local_cols; ++c)
+            to_col[c] = cols.to_global(c, process_col);
+        constexpr int kTile = 32;
+        for (int r0 = 0; r0 < local_rows; r0 += kTile) {
+            const int r1 = std::min(r0 + kTile, local_rows);
+            for (int c0 = 0; c0 < local_cols; c0 += kTile) {
+                const int c1 = std::min(c0 + kTile, local_cols);
+                for (int r = r0; r < r1; ++r) {
+                    float* row =
+                        matrix.data() +
+                        static_cast<std::size_t>(rows.to_global(r, process_row)) * layout.cols;
+                    for (int c = c0; c < c1; ++c)
+                        row[to_col[c]] = part[r + static_cast<std::size_t>(c) * local_rows];
+                }
+            }
         }
     }
     return matrix;

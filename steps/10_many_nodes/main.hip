@@ -116,9 +116,6 @@ class DeviceParts {
           c_count_(c_count) {
         HIP_CHECK(hipMemcpy(a_.get(), a.data(), sizeof(float) * a.size(), hipMemcpyHostToDevice));
         HIP_CHECK(hipMemcpy(b_.get(), b.data(), sizeof(float) * b.size(), hipMemcpyHostToDevice));
-        // From pageable memory hipMemcpy may return before the copy has landed; the broadcasts
-        // read A and B on streams of their own.
-        HIP_CHECK(hipDeviceSynchronize());
     }
 
     const float* a() const { return a_.get(); }

@@ -23,6 +23,8 @@ namespace step10 {
 
 namespace {
 
+#if TUTORIAL_HAS_NCCL
+
 // Which GPU this rank uses, by node and PCI address: equal strings are one GPU.
 std::string current_gpu() {
     int device = 0;
@@ -51,8 +53,6 @@ bool ranks_share_a_gpu(MPI_Comm world) {
         gpus.insert(std::string(all.data() + static_cast<std::size_t>(rank) * kWidth, kWidth));
     return static_cast<int>(gpus.size()) < size;
 }
-
-#if TUTORIAL_HAS_NCCL
 
 void nccl_check(ncclResult_t result, const char* call) {
     if (result != ncclSuccess) {
@@ -162,7 +162,6 @@ std::optional<std::string> nccl_unavailable_reason(const ProcessGrid& grid) {
     return std::nullopt;
 #else
     (void)grid;
-    (void)&ranks_share_a_gpu;
     return std::string(
         "this build has no NCCL (RCCL on AMD): CMake did not find it, or "
         "TUTORIAL_NCCL is OFF");

@@ -151,7 +151,11 @@ int main(int argc, char** argv) {
     try {
         code = run(argc, argv, rank, processes);
     } catch (const std::exception& error) {
-        std::cerr << "step10_broadcast_probe: rank " << rank << ": " << error.what() << std::endl;
+        // One write, so that two failing ranks' lines do not interleave.
+        const std::string line =
+            "step10_broadcast_probe: rank " + std::to_string(rank) + ": " + error.what() + "\n";
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     MPI_Finalize();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -295,8 +296,12 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
 
 // Ends every rank: one rank's failure would leave the others waiting in MPI for ever.
 [[noreturn]] void abort_all(int rank, int processes, const std::string& message, int code) {
-    std::cerr << kStep.program << ": rank " << rank << " of " << processes << ": " << message
-              << std::endl;
+    // One write per rank: mpirun forwards each rank's stream on its own, so a line written in
+    // pieces can come out interleaved with another rank's pieces.
+    const std::string line = std::string(kStep.program) + ": rank " + std::to_string(rank) +
+                             " of " + std::to_string(processes) + ": " + message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, code);
     std::exit(code);
 }

@@ -151,12 +151,7 @@ int main(int argc, char** argv) {
     try {
         code = run(argc, argv, rank, processes);
     } catch (const std::exception& error) {
-        // One write, so that two failing ranks' lines do not interleave.
-        const std::string line =
-            "step10_broadcast_probe: rank " + std::to_string(rank) + ": " + error.what() + "\n";
-        std::fwrite(line.data(), 1, line.size(), stderr);
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 3);
+        step10::abort_all_ranks("step10_broadcast_probe", error.what(), 3);
     }
     MPI_Finalize();
     return code;

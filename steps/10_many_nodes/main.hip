@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -294,18 +293,6 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
     return info;
 }
 
-// Ends every rank: one rank's failure would leave the others waiting in MPI for ever.
-[[noreturn]] void abort_all(int rank, int processes, const std::string& message, int code) {
-    // One write per rank: mpirun forwards each rank's stream on its own, so a line written in
-    // pieces can come out interleaved with another rank's pieces.
-    const std::string line = std::string(kStep.program) + ": rank " + std::to_string(rank) +
-                             " of " + std::to_string(processes) + ": " + message + "\n";
-    std::fwrite(line.data(), 1, line.size(), stderr);
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, code);
-    std::exit(code);
-}
-
 int run(int argc, char** argv, int rank, int processes) {
     StepOptions options;
     // Every rank reads the same command line, so every rank refuses bad input alike, before any
@@ -334,12 +321,12 @@ int run(int argc, char** argv, int rank, int processes) {
             return example;
         return run_general(options, grid, device);
     } catch (const tutorial::UsageError& error) {
-        abort_all(rank, processes, error.what(), tutorial::kExitBadUsage);
+        step10::abort_all_ranks(kStep.program, error.what(), tutorial::kExitBadUsage);
     } catch (const std::bad_alloc&) {
-        abort_all(rank, processes, "out of host memory; try smaller sizes",
-                  tutorial::kExitRuntimeFailure);
+        step10::abort_all_ranks(kStep.program, "out of host memory; try smaller sizes",
+                                tutorial::kExitRuntimeFailure);
     } catch (const std::exception& error) {
-        abort_all(rank, processes, error.what(), tutorial::kExitRuntimeFailure);
+        step10::abort_all_ranks(kStep.program, error.what(), tutorial::kExitRuntimeFailure);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "process_grid.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +32,18 @@ ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape) : world_(world), shape
 ProcessGrid::~ProcessGrid() {
     MPI_Comm_free(&row_communicator_);
     MPI_Comm_free(&col_communicator_);
+}
+
+void abort_all_ranks(const std::string& program, const std::string& message, int code) {
+    int rank = 0, processes = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &processes);
+    const std::string line = program + ": rank " + std::to_string(rank) + " of " +
+                             std::to_string(processes) + ": " + message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::exit(code);
 }
 
 }  // namespace step10

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 #include "grid_shape.hpp"
 
 namespace step10 {
@@ -47,5 +49,11 @@ class ProcessGrid {
     MPI_Comm row_communicator_ = MPI_COMM_NULL;
     MPI_Comm col_communicator_ = MPI_COMM_NULL;
 };
+
+/// Ends every rank of MPI_COMM_WORLD with exit code `code`: one rank's failure would otherwise
+/// leave the others waiting in MPI for ever. This rank first prints
+/// `<program>: rank R of P: <message>` on stderr, in one write, so that two ranks failing at once
+/// cannot interleave their lines (mpirun forwards each rank's stream on its own).
+[[noreturn]] void abort_all_ranks(const std::string& program, const std::string& message, int code);
 
 }  // namespace step10

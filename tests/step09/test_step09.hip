@@ -223,17 +223,6 @@ TEST(Step09, DeviceListedThreeTimesWithATightBudget) {
     EXPECT_LE(statistics.plan.buffers.total_bytes(), 256u * 1024u);
 }
 
-TEST(Step09, AllMemoryIsSharedByTheEntriesOfADevice) {
-    TUTORIAL_REQUIRE_GPU();
-    MultiGpuOptions one, two;
-    two.devices = {0, 0};
-    const std::uint64_t alone = step09::resolve_budget(one);
-    const std::uint64_t shared = step09::resolve_budget(two);
-    EXPECT_GT(alone, 0u);
-    EXPECT_LE(shared, alone / 2 + step09_test::kMemoryTolerance);
-    EXPECT_GE(shared + step09_test::kMemoryTolerance, alone / 2);
-}
-
 // ---- the plan made once ------------------------------------------------------------------------
 
 TEST(Step09, ThePlanGivenIsThePlanRun) {

@@ -104,3 +104,16 @@ TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     const auto report = product.verify();
     EXPECT_TRUE(report.passed) << "after the failure: " << report.summary();
 }
+
+// The budget of a device listed twice is half of its free memory, read on the whole device: run
+// alone too, or another test allocating between the two readings moves it (seen with ctest -j24).
+TEST(Step09, AllMemoryIsSharedByTheEntriesOfADevice) {
+    TUTORIAL_REQUIRE_GPU();
+    MultiGpuOptions one, two;
+    two.devices = {0, 0};
+    const std::uint64_t alone = step09::resolve_budget(one);
+    const std::uint64_t shared = step09::resolve_budget(two);
+    EXPECT_GT(alone, 0u);
+    EXPECT_LE(shared, alone / 2 + step09_test::kMemoryTolerance);
+    EXPECT_GE(shared + step09_test::kMemoryTolerance, alone / 2);
+}

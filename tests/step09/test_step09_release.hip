@@ -1,7 +1,7 @@
-// Step 09's release test: an allocation that fails on one device entry must be reported, must not
-// hang, and must give back every byte the call had taken. It reads the device's free memory before
-// and after, so CTest runs it alone (RUN_SERIAL): another test allocating on the same GPU at the
-// same time would move that figure.
+// Step 09's tests that read a whole device's free memory, so CTest runs them alone (RUN_SERIAL):
+// another test allocating on the same GPU at the same time would move that figure. An allocation
+// that fails on one device entry must be reported, must not hang, and must give back every byte the
+// call had taken; and a device listed twice gives each entry half of its free memory.
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
@@ -105,8 +105,7 @@ TEST(Step09AllocationFailure, AFailedCallReleasesTheWorkspace) {
     EXPECT_TRUE(report.passed) << "after the failure: " << report.summary();
 }
 
-// The budget of a device listed twice is half of its free memory, read on the whole device: run
-// alone too, or another test allocating between the two readings moves it (seen with ctest -j24).
+// The two budgets are read one after the other, so nothing else may allocate in between.
 TEST(Step09, AllMemoryIsSharedByTheEntriesOfADevice) {
     TUTORIAL_REQUIRE_GPU();
     MultiGpuOptions one, two;

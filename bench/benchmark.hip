@@ -21,6 +21,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -135,6 +136,7 @@ tutorial::VerifyReport report_verification(const bench::Kernel& kernel, const Sh
 // verified kernel is timed. That run, timed with events, also sets the number of repetitions.
 Result measure_on_gpu(const bench::Kernel& kernel, const Settings& settings,
                       const tutorial::Matrix<float>& a, const tutorial::Matrix<float>& b,
+                      const tutorial::GemmReference<float>& reference,
                       const tutorial::DeviceBuffer<float>& device_a,
                       const tutorial::DeviceBuffer<float>& device_b,
                       tutorial::DeviceBuffer<float>& device_c, const tutorial::Stream& stream) {
@@ -147,7 +149,7 @@ Result measure_on_gpu(const bench::Kernel& kernel, const Settings& settings,
     const tutorial::TimingSummary probe = tutorial::time_with_events(stream.get(), 0, 1, run);
     tutorial::Matrix<float> c(shape.m, shape.n);
     device_c.download(c);
-    const bool verified = report_verification(kernel, shape, tutorial::verify_gemm(a, b, c)).passed;
+    const bool verified = report_verification(kernel, shape, reference.check(c)).passed;
     Result result{kernel, shape, probe, verified, std::numeric_limits<double>::quiet_NaN()};
     if (!verified)
         return result;
@@ -160,13 +162,14 @@ Result measure_on_gpu(const bench::Kernel& kernel, const Settings& settings,
 
 // The CPU step: the same order of verification and timing, on the host clock.
 Result measure_on_cpu(const bench::Kernel& kernel, const Settings& settings,
-                      const tutorial::Matrix<float>& a, const tutorial::Matrix<float>& b) {
+                      const tutorial::Matrix<float>& a, const tutorial::Matrix<float>& b,
+                      const tutorial::GemmReference<float>& reference) {
     const Shape shape{a.rows(), b.cols(), a.cols()};
     tutorial::Matrix<float> c(shape.m, shape.n);
     std::fill(c.data(), c.data() + c.size(), std::numeric_limits<float>::quiet_NaN());
     auto run = [&] { kernel.host(a.data(), b.data(), c.data(), shape.m, shape.n, shape.k); };
     const tutorial::TimingSummary probe = tutorial::time_on_host(0, 1, run);
-    const bool verified = report_verification(kernel, shape, tutorial::verify_gemm(a, b, c)).passed;
+    const bool verified = report_verification(kernel, shape, reference.check(c)).passed;
     Result result{kernel, shape, probe, verified, std::numeric_limits<double>::quiet_NaN()};
     if (!verified)
         return result;
@@ -322,6 +325,8 @@ int run(const Settings& settings) {
         device_a.upload(a);
         device_b.upload(b);
         double vendor_ms = std::numeric_limits<double>::quiet_NaN();
+        // The double reference, computed once for all the kernels of the shape, on first use.
+        std::optional<tutorial::GemmReference<float>> reference;
         for (const bench::Kernel& kernel : kernels) {
             const std::string key = kernel.step + " " + kernel.variant;
             const auto previous = last.find(key);
@@ -335,9 +340,11 @@ int run(const Settings& settings) {
                     continue;
                 }
             }
-            Result result = kernel.on_cpu() ? measure_on_cpu(kernel, settings, a, b)
-                                            : measure_on_gpu(kernel, settings, a, b, device_a,
-                                                             device_b, device_c, stream);
+            if (!reference)
+                reference.emplace(a, b);
+            Result result = kernel.on_cpu() ? measure_on_cpu(kernel, settings, a, b, *reference)
+                                            : measure_on_gpu(kernel, settings, a, b, *reference,
+                                                             device_a, device_b, device_c, stream);
             if (kernel.step == "blas" && result.verified)
                 vendor_ms = result.timing.median_ms;
             result.vendor_ms = vendor_ms;

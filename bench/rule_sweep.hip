@@ -63,17 +63,19 @@ struct Timed {
     tutorial::TimingSummary timing;
 };
 
-// Runs `work` once into a C of NaNs, verifies it, and only then times it.
-Timed verify_then_time(const Settings& settings, const tutorial::Matrix<float>& a,
-                       const tutorial::Matrix<float>& b, tutorial::DeviceBuffer<float>& device_c,
-                       const tutorial::Stream& stream, const std::function<void()>& work) {
+// Runs `work` once into a C of NaNs, verifies it against the shape's reference (computed once for
+// all the configurations of a shape), and only then times it.
+Timed verify_then_time(const Settings& settings, const Shape& shape,
+                       const tutorial::GemmReference<float>& reference,
+                       tutorial::DeviceBuffer<float>& device_c, const tutorial::Stream& stream,
+                       const std::function<void()>& work) {
     Timed result;
     HIP_CHECK(hipMemsetAsync(device_c.get(), 0xFF, device_c.bytes(), stream.get()));
     work();
     HIP_CHECK(hipStreamSynchronize(stream.get()));
-    tutorial::Matrix<float> c(a.rows(), b.cols());
+    tutorial::Matrix<float> c(shape.m, shape.n);
     device_c.download(c);
-    const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
+    const tutorial::VerifyReport report = reference.check(c);
     result.verified = report.passed;
     if (!report.passed) {
         result.failure = report.summary();
@@ -124,6 +126,7 @@ bool sweep_shape(const Settings& settings, const Shape& shape, tutorial::VendorB
                                            static_cast<std::size_t>(shape.n));
     device_a.upload(a);
     device_b.upload(b);
+    const tutorial::GemmReference<float> reference(a, b);
     const auto run_config = [&](const step08::Config& config) {
         return [&, config] {
             step08::gemm(device_a.get(), device_b.get(), device_c.get(), shape.m, shape.n, shape.k,
@@ -133,7 +136,7 @@ bool sweep_shape(const Settings& settings, const Shape& shape, tutorial::VendorB
     double vendor_ms = std::numeric_limits<double>::quiet_NaN();
     std::string vendor_text = "no vendor BLAS";
     if (vendor != nullptr) {
-        const Timed timed = verify_then_time(settings, a, b, device_c, stream, [&] {
+        const Timed timed = verify_then_time(settings, shape, reference, device_c, stream, [&] {
             vendor->sgemm(device_a.get(), device_b.get(), device_c.get(), shape.m, shape.n, shape.k,
                           stream.get());
         });
@@ -148,7 +151,7 @@ bool sweep_shape(const Settings& settings, const Shape& shape, tutorial::VendorB
     }
     const step08::Occupancy occupancy = step08::occupancy();
     const step08::Config chosen = step08::choose_config(shape.m, shape.n, shape.k, occupancy);
-    Timed rule = verify_then_time(settings, a, b, device_c, stream, run_config(chosen));
+    Timed rule = verify_then_time(settings, shape, reference, device_c, stream, run_config(chosen));
     rule.estimate = step08::estimate(shape.m, shape.n, shape.k, chosen, occupancy);
     std::cout << "== " << shape_text(shape) << ": " << vendor_text << "; the rule's pick "
               << step08::config_name(chosen);
@@ -171,10 +174,10 @@ bool sweep_shape(const Settings& settings, const Shape& shape, tutorial::VendorB
     bool all_verified = true;
     for (const step08::Estimate& estimate :
          step08::candidates(shape.m, shape.n, shape.k, occupancy)) {
-        Timed timed =
-            same_config(estimate.config, chosen)
-                ? rule
-                : verify_then_time(settings, a, b, device_c, stream, run_config(estimate.config));
+        Timed timed = same_config(estimate.config, chosen)
+                          ? rule
+                          : verify_then_time(settings, shape, reference, device_c, stream,
+                                             run_config(estimate.config));
         timed.estimate = estimate;
         all_verified = all_verified && timed.verified;
         all.push_back(timed);
@@ -224,8 +227,10 @@ int run(const Settings& settings) {
                  "multiprocessor at the 128 x 256 tile's speed\n\n";
     const tutorial::Stream stream;
     bool all_verified = true;
-    for (const Shape& shape : shapes)
+    for (const Shape& shape : shapes) {
         all_verified = sweep_shape(settings, shape, vendor.get(), stream) && all_verified;
+        std::cout << std::flush;  // a long sweep shows each shape as soon as it is done
+    }
     return all_verified ? tutorial::kExitVerified : tutorial::kExitVerificationFailed;
 }
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -102,6 +103,42 @@ VerifyReport compare_with_reference(const Matrix<T>& got, const ReferenceRows& r
 }
 }  // namespace detail
 
+/// The double reference of one product A·B, computed once, against which any number of results
+/// can be checked: the benchmark programs verify every kernel they time on the same inputs, and the
+/// reference, not the kernel, is what costs CPU time. Checks as `verify_gemm` does.
+template <typename T>
+class GemmReference {
+  public:
+    GemmReference(const Matrix<T>& a, const Matrix<T>& b, const VerifyOptions& options = {})
+        : rows_(a.rows()), cols_(b.cols()), k_(a.cols()), reference_(reference_of(a, b, options)) {}
+
+    /// Checks `c` (m x n) element by element against the reference.
+    VerifyReport check(const Matrix<T>& c) const {
+        if (c.rows() != rows_ || c.cols() != cols_)
+            throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
+        if constexpr (std::is_integral_v<T>) {
+            return detail::compare_with_reference(c, reference_, 0.0, true, k_);
+        } else {
+            const double unit_roundoff = std::numeric_limits<T>::epsilon() / 2.0;
+            return detail::compare_with_reference(c, reference_, 2.0 * gamma_k(k_, unit_roundoff),
+                                                  false, k_);
+        }
+    }
+
+  private:
+    static ReferenceRows reference_of(const Matrix<T>& a, const Matrix<T>& b,
+                                      const VerifyOptions& options) {
+        if (a.cols() != b.rows())
+            throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
+        return reference_gemm_rows(a, b, rows_to_verify(a.rows(), b.cols(), a.cols(), options));
+    }
+
+    int rows_;
+    int cols_;
+    int k_;
+    ReferenceRows reference_;
+};
+
 /// Checks C = A·B element by element against the double reference (see the file comment for the
 /// bound). A is m x k, B is k x n, C is m x n; shapes that do not fit together fail with a message.
 template <typename T>
@@ -110,16 +147,7 @@ VerifyReport verify_gemm(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>
     if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
         throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
     }
-    const int k = a.cols();
-    const ReferenceRows reference =
-        reference_gemm_rows(a, b, rows_to_verify(c.rows(), c.cols(), k, options));
-    if constexpr (std::is_integral_v<T>) {
-        return detail::compare_with_reference(c, reference, 0.0, true, k);
-    } else {
-        const double unit_roundoff = std::numeric_limits<T>::epsilon() / 2.0;
-        return detail::compare_with_reference(c, reference, 2.0 * gamma_k(k, unit_roundoff), false,
-                                              k);
-    }
+    return GemmReference<T>(a, b, options).check(c);
 }
 
 }  // namespace tutorial

@@ -141,6 +141,33 @@ TEST(Verify, MismatchedShapesAreRejected) {
     EXPECT_THROW(tutorial::verify_gemm(a, b, c), std::invalid_argument);
 }
 
+// One reference checks several results of the same product, each as verify_gemm would: the
+// benchmark programs verify every kernel of a shape against one reference.
+TEST(Verify, OneReferenceChecksManyResultsAsVerifyGemmDoes) {
+    Product p = random_product(21, 18, 97, 8);
+    const tutorial::GemmReference<float> reference(p.a, p.b);
+    const tutorial::VerifyReport good = reference.check(p.c);
+    EXPECT_TRUE(good.passed) << good.summary();
+    EXPECT_EQ(good.summary(), tutorial::verify_gemm(p.a, p.b, p.c).summary());
+    Matrix<float> wrong = p.c;
+    wrong(20, 0) -= 0.05f;
+    const tutorial::VerifyReport bad = reference.check(wrong);
+    EXPECT_FALSE(bad.passed);
+    EXPECT_EQ(bad.worst_row, 20);
+    EXPECT_EQ(bad.worst_col, 0);
+    EXPECT_EQ(bad.summary(), tutorial::verify_gemm(p.a, p.b, wrong).summary());
+    // The reference is unchanged by the checks: the correct result still passes after the wrong.
+    EXPECT_TRUE(reference.check(p.c).passed);
+}
+
+TEST(Verify, OneReferenceRejectsShapesThatDoNotFit) {
+    const Matrix<float> a(3, 4), b(5, 2);
+    EXPECT_THROW(tutorial::GemmReference<float>(a, b), std::invalid_argument);
+    const Matrix<float> b_fits(4, 2), c_wrong(2, 3);
+    const tutorial::GemmReference<float> reference(a, b_fits);
+    EXPECT_THROW((void)reference.check(c_wrong), std::invalid_argument);
+}
+
 TEST(Verify, LargeProductsAreSampledIncludingFirstAndLastRow) {
     tutorial::VerifyOptions options;
     options.max_reference_work = 1000.0 * 100 * 100;

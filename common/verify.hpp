@@ -101,11 +101,18 @@ VerifyReport compare_with_reference(const Matrix<T>& got, const ReferenceRows& r
     report.passed = report.failures == 0;
     return report;
 }
+
+/// Throws std::invalid_argument unless the shapes of A, B and C fit together.
+inline void require_fit(bool fits) {
+    if (!fits)
+        throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
+}
 }  // namespace detail
 
 /// The double reference of one product A·B, computed once, against which any number of results
-/// can be checked: the benchmark programs verify every kernel they time on the same inputs, and the
-/// reference, not the kernel, is what costs CPU time. Checks as `verify_gemm` does.
+/// can be checked (see the file comment for the bound): the benchmark programs verify every kernel
+/// they time on the same inputs, and the reference, not the kernel, is what costs CPU time.
+/// Shapes that do not fit together fail with a message.
 template <typename T>
 class GemmReference {
   public:
@@ -114,8 +121,7 @@ class GemmReference {
 
     /// Checks `c` (m x n) element by element against the reference.
     VerifyReport check(const Matrix<T>& c) const {
-        if (c.rows() != rows_ || c.cols() != cols_)
-            throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
+        detail::require_fit(c.rows() == rows_ && c.cols() == cols_);
         if constexpr (std::is_integral_v<T>) {
             return detail::compare_with_reference(c, reference_, 0.0, true, k_);
         } else {
@@ -128,8 +134,7 @@ class GemmReference {
   private:
     static ReferenceRows reference_of(const Matrix<T>& a, const Matrix<T>& b,
                                       const VerifyOptions& options) {
-        if (a.cols() != b.rows())
-            throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
+        detail::require_fit(a.cols() == b.rows());
         return reference_gemm_rows(a, b, rows_to_verify(a.rows(), b.cols(), a.cols(), options));
     }
 
@@ -139,14 +144,12 @@ class GemmReference {
     ReferenceRows reference_;
 };
 
-/// Checks C = A·B element by element against the double reference (see the file comment for the
-/// bound). A is m x k, B is k x n, C is m x n; shapes that do not fit together fail with a message.
+/// Checks C = A·B element by element against the double reference: one GemmReference, one check.
+/// A is m x k, B is k x n, C is m x n.
 template <typename T>
 VerifyReport verify_gemm(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& c,
                          const VerifyOptions& options = {}) {
-    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
-        throw std::invalid_argument("verify_gemm: shapes of A, B and C do not fit together");
-    }
+    detail::require_fit(c.rows() == a.rows() && c.cols() == b.cols());
     return GemmReference<T>(a, b, options).check(c);
 }
 

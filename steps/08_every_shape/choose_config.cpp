@@ -226,15 +226,19 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
         const TileShape tile = row.value;
         if (!in_scope(tile) || !only(tile))
             continue;
+        // A split is worth trying only if every range keeps kMinSplitDepth columns and it makes
+        // more ranges than the smaller factor before it: ranges are whole slices, so 20001
+        // columns asked for 64 ranges make 63 of 320, and at a small K two factors can make the
+        // same ranges.
+        int ranges_tried = 0;
         for (const int splits : step07::kChoiceSplits) {
             if (splits > scope.max_splits)
                 continue;
-            // A split is worth trying only if every range keeps kMinSplitDepth columns and K
-            // really divides into that many ranges.
-            if (splits > 1 && (ceil_div(k, splits) < step07::kMinSplitDepth ||
-                               step07::plan_splits(k, splits).count != splits)) {
+            const int ranges = step07::plan_splits(k, splits).count;
+            if (splits > 1 &&
+                (ceil_div(k, splits) < step07::kMinSplitDepth || ranges <= ranges_tried))
                 continue;
-            }
+            ranges_tried = ranges;
             all.push_back(estimate(m, n, k, {tile, splits}, occupancy));
         }
         // Stream-K, with one worker per resident block, where the tiles make more than one wave

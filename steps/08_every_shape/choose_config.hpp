@@ -100,7 +100,8 @@ struct RuleScope {
 };
 
 /// Every configuration the rule considers for this shape, with its estimate, in the order tried:
-/// each tile of the scope with the split factors of step07::kChoiceSplits, and stream-K with one
+/// each tile of the scope with the split factors of step07::kChoiceSplits (each range at least
+/// step07::kMinSplitDepth deep, and more ranges than the factor before made), and stream-K with one
 /// worker per resident block where the tiles make more than one wave but not a whole number of
 /// them. Where C has one column and K is at least 4 kDotLanes, only the 8 x 4 tile (when the scope
 /// has it).

@@ -209,11 +209,12 @@ TEST(Step08Rule, FewTilesAndLongKAreSplit) {
     EXPECT_GT(long_k.splits, 1);
     // 128 x 8192 x 8192: 64 big tiles again.
     EXPECT_GT(step08::choose_config(128, 8192, 8192, kH100).splits, 1);
-    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows: 32 of 160
-    // columns (64 ranges would be 80 columns deep, and 5000 needs only 63 of those), on the 8 x 4
-    // tile.
+    // A dot product, 1 x 1 x 5000: one block, so as many ranges as the rule allows: 64 asked
+    // for, which makes 63 ranges of 80 columns (ranges are whole slices of 16), on the 8 x 4 tile.
+    // 128 would leave ranges of 40 columns, under kMinSplitDepth.
     const Config dot = step08::choose_config(1, 1, 5000, kH100);
-    EXPECT_EQ(dot.splits, 32);
+    EXPECT_EQ(dot.splits, 64);
+    EXPECT_EQ(step07::plan_splits(5000, dot.splits).count, 63);
     EXPECT_EQ(dot.tile, TileShape::t8x4) << step08::tile_name(dot.tile);
     // 256 x 256 x 16384: 16 small tiles; 64 ranges of 256 columns.
     EXPECT_EQ(step08::choose_config(256, 256, 16384, kH100).splits, 64);
@@ -439,6 +440,33 @@ TEST(Step08Rule, MeasuredMidSizesTakeTheirFastestKind) {
     EXPECT_EQ(big.splits, 1);
     EXPECT_GE(step08::choose_config(640, 640, 640, kH100).splits, 2);
     EXPECT_NE(step08::choose_config(640, 640, 640, kH100).tile, TileShape::t128x128);
+}
+
+TEST(Step08Rule, SplitFactorsThatDoNotDivideKStillCompeteOnceEach) {
+    // Ranges are whole slices, so a factor may make fewer ranges than it asks for: at 20001
+    // columns, 64 make 63 ranges of 320 and 128 make 126 of 160. Such factors are tried too, but
+    // no tile twice with the same ranges: each factor tried makes more than the one before it.
+    for (const auto& shape : std::vector<std::vector<int>>{
+             {128, 128, 20001}, {100, 100, 10000}, {50, 50, 60001}, {300, 300, 1000}}) {
+        const int k = shape[2];
+        std::vector<int> ranges_of_64x64;
+        for (const auto& candidate : step08::candidates(shape[0], shape[1], k, kH100)) {
+            if (candidate.config.tile == TileShape::t64x64 && candidate.config.workers == 0)
+                ranges_of_64x64.push_back(step07::plan_splits(k, candidate.config.splits).count);
+        }
+        ASSERT_FALSE(ranges_of_64x64.empty()) << k;
+        for (std::size_t i = 1; i < ranges_of_64x64.size(); ++i)
+            EXPECT_GT(ranges_of_64x64[i], ranges_of_64x64[i - 1]) << k;
+        if (k >= 16384)
+            EXPECT_GE(ranges_of_64x64.back(), 63) << k;
+    }
+    const std::vector<int> wanted = {1, 2, 3, 4, 6, 8, 16, 32, 63, 126, 251};
+    std::vector<int> got;
+    for (const auto& candidate : step08::candidates(128, 128, 20001, kH100)) {
+        if (candidate.config.tile == TileShape::t128x32 && candidate.config.workers == 0)
+            got.push_back(step07::plan_splits(20001, candidate.config.splits).count);
+    }
+    EXPECT_EQ(got, wanted);
 }
 
 TEST(Step08Rule, AGpuWithFewerMultiprocessorsSplitsLess) {

@@ -31,8 +31,9 @@ struct SliceFragment {
 
 // Thread t's i-th float4 of A's slice is row f / (kSlice / 4), columns 4 (f % (kSlice / 4)).. with
 // f = t + i kThreads; of B's slice, row f / (kBlockCols / 4), columns 4 (f % (kBlockCols / 4))...
-// Consecutive threads read consecutive float4 of a row: coalesced.
-template <class Tiling, bool kVectorized>
+// Consecutive threads read consecutive float4 of a row: coalesced. kFloat4 says whether A's four
+// and B's four are one float4 load or four guarded scalar ones.
+template <class Tiling, Float4 kFloat4>
 __device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
                                                    const float* __restrict__ b, int m, int n, int k,
                                                    int block_row, int block_col, int slice) {
@@ -40,15 +41,15 @@ __device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
 #pragma unroll
     for (int i = 0; i < Tiling::kALoads; ++i) {
         const int f = threadIdx.x + i * Tiling::kThreads;
-        fragment.a[i] = tutorial::load4<kVectorized>(a, m, k, block_row + f / (Tiling::kSlice / 4),
-                                                     slice + 4 * (f % (Tiling::kSlice / 4)));
+        fragment.a[i] = tutorial::load4<kFloat4 == Float4::all>(
+            a, m, k, block_row + f / (Tiling::kSlice / 4), slice + 4 * (f % (Tiling::kSlice / 4)));
     }
 #pragma unroll
     for (int i = 0; i < Tiling::kBLoads; ++i) {
         const int f = threadIdx.x + i * Tiling::kThreads;
-        fragment.b[i] =
-            tutorial::load4<kVectorized>(b, k, n, slice + f / (Tiling::kBlockCols / 4),
-                                         block_col + 4 * (f % (Tiling::kBlockCols / 4)));
+        fragment.b[i] = tutorial::load4<kFloat4 != Float4::none>(
+            b, k, n, slice + f / (Tiling::kBlockCols / 4),
+            block_col + 4 * (f % (Tiling::kBlockCols / 4)));
     }
     return fragment;
 }
@@ -114,22 +115,22 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
 // Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a
 // multiple of kSlice): adds that range's contribution to the block tile at (block_row, block_col)
 // to this thread's sums. `tiles` is the block's two slice buffers in shared memory.
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 __device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
                                   int n, int k, int block_row, int block_col, int k_begin,
                                   int k_end, SliceTiles<Tiling>* tiles,
                                   const ThreadPlace<Tiling>& place,
                                   float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
     store_slice(tiles[0],
-                load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin));
+                load_slice<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col, k_begin));
     __syncthreads();
     int current = 0;
     for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
         const bool has_next = slice + Tiling::kSlice < k_end;
         SliceFragment<Tiling> next;
         if (has_next) {
-            next = load_slice<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col,
-                                                   slice + Tiling::kSlice);
+            next = load_slice<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col,
+                                               slice + Tiling::kSlice);
         }
         multiply_slice(tiles[current], place, sum);
         if (has_next)

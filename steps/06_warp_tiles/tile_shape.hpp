@@ -13,6 +13,20 @@ namespace step06 {
 /// K-slice.
 constexpr int kSlice = 16;
 
+/// Which matrices the kernels read or write with float4, as float4_path() finds them. A's rows
+/// are k floats long, B's and C's n: with k odd and n a multiple of 4, B and C still take float4.
+enum class Float4 {
+    all,      ///< A, B and C
+    b_and_c,  ///< B and C, while A is read element by element
+    none,     ///< all three element by element
+};
+
+/// The Float4 path of an m x n x k multiply whose matrices are 16-byte aligned, as hipMalloc's are:
+/// B and C take float4 when n is a multiple of 4, A too when k is one.
+constexpr Float4 float4_path(int n, int k) {
+    return n % 4 != 0 ? Float4::none : k % 4 != 0 ? Float4::b_and_c : Float4::all;
+}
+
 /// The block tiles step 06 launches, both cut into 32 x 128 warp tiles of 8 x 16 thread tiles.
 enum class TileShape {
     t128x256,  ///< 128 x 256 of C per block, 8 warps (256 threads)

@@ -89,12 +89,12 @@ __device__ inline void store_block_scalar(
 // [scalar store]
 
 // C's block tile, with float4 or through shared memory.
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 __device__ inline void write_tile(float* __restrict__ c, int m, int n, int block_row, int block_col,
                                   const ThreadPlace<Tiling>& place,
                                   const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
                                   float* staging) {
-    if constexpr (kVectorized)
+    if constexpr (kFloat4 != Float4::none)
         store_block<Tiling>(c, m, n, block_row, block_col, place, sum);
     else
         store_block_scalar<Tiling>(c, m, n, block_row, block_col, place, sum, staging);
@@ -102,19 +102,19 @@ __device__ inline void write_tile(float* __restrict__ c, int m, int n, int block
 
 // [block tile]
 // One block tile of C from start to finish: the main loop over columns [k_begin, k_end) of A,
-// then the store into the m x n matrix `c`. kVectorized: A, B and C are read and written with
-// float4; otherwise with scalar loads, and scalar stores through shared memory.
-template <class Tiling, bool kVectorized>
+// then the store into the m x n matrix `c`. kFloat4: which of A, B and C are read and written with
+// float4; the others with scalar loads, and C with scalar stores through shared memory.
+template <class Tiling, Float4 kFloat4>
 __device__ inline void multiply_block_tile(const float* __restrict__ a, const float* __restrict__ b,
                                            float* __restrict__ c, int m, int n, int k,
                                            int block_row, int block_col, int k_begin, int k_end,
                                            SliceTiles<Tiling>* tiles) {
     const ThreadPlace<Tiling> place;
     float sum[Tiling::kThreadRows][Tiling::kThreadCols] = {};
-    accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles,
-                                    place, sum);
-    write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
-                                    reinterpret_cast<float*>(tiles));
+    accumulate<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col, k_begin, k_end, tiles, place,
+                                sum);
+    write_tile<Tiling, kFloat4>(c, m, n, block_row, block_col, place, sum,
+                                reinterpret_cast<float*>(tiles));
 }
 // [block tile]
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <type_traits>
 
 #include "tile_shape.hpp"
 
@@ -78,6 +79,23 @@ void with_tiling(TileShape tile, const Use& use) {
     }
     throw std::invalid_argument("step06: not a TileShape");
 }
+
+// [with float4]
+// Calls use(std::integral_constant<Float4, path>{}): the path as a constant, so that the caller
+// launches the kernels built for it.
+template <class Use>
+void with_float4(Float4 path, const Use& use) {
+    switch (path) {
+        case Float4::all:
+            return use(std::integral_constant<Float4, Float4::all>{});
+        case Float4::b_and_c:
+            return use(std::integral_constant<Float4, Float4::b_and_c>{});
+        case Float4::none:
+            return use(std::integral_constant<Float4, Float4::none>{});
+    }
+    throw std::invalid_argument("step06: not a Float4");
+}
+// [with float4]
 
 // Whether `table` (rows with value, rows and cols) gives `tile` the size of Tiling's block tile.
 template <class Tiling, class Row, std::size_t kRows, class Shape>

@@ -20,24 +20,24 @@ namespace {
 // One block per tile of C, over the whole of K: the main loop, then the store. The two K-slice
 // buffers live in the block's dynamic shared memory: a padded 128 x 256 tile needs more than the
 // 48 KiB a kernel may declare statically on NVIDIA GPUs (see allow_shared_memory()).
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
     warp_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
                       float* __restrict__ c, int m, int n, int k) {
     HIP_DYNAMIC_SHARED(float4, shared_memory)
     auto* tiles = reinterpret_cast<SliceTiles<Tiling>*>(shared_memory);
-    multiply_block_tile<Tiling, kVectorized>(a, b, c, m, n, k, blockIdx.y * Tiling::kBlockRows,
-                                             blockIdx.x * Tiling::kBlockCols, 0, k, tiles);
+    multiply_block_tile<Tiling, kFloat4>(a, b, c, m, n, k, blockIdx.y * Tiling::kBlockRows,
+                                         blockIdx.x * Tiling::kBlockCols, 0, k, tiles);
 }
 // [kernel]
 
 // [launch]
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 void launch(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
-    allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, kVectorized>);
+    allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, kFloat4>);
     const dim3 blocks(tutorial::ceil_div(n, Tiling::kBlockCols),
                       tutorial::ceil_div(m, Tiling::kBlockRows));
-    hipLaunchKernelGGL((warp_tiled_kernel<Tiling, kVectorized>), blocks, dim3(Tiling::kThreads),
+    hipLaunchKernelGGL((warp_tiled_kernel<Tiling, kFloat4>), blocks, dim3(Tiling::kThreads),
                        shared_bytes<Tiling>(), stream, a, b, c, m, n, k);
     HIP_CHECK_LAUNCH();
 }
@@ -67,9 +67,17 @@ bool nothing_to_compute(const char* step, int m, int n, int k) {
     return m == 0 || n == 0;
 }
 
+// [float4 path]
+Float4 float4_path(const float* a, const float* b, const float* c, int n, int k) {
+    if (!tutorial::aligned_16(b) || !tutorial::aligned_16(c))
+        return Float4::none;
+    const Float4 path = float4_path(n, k);
+    return path == Float4::all && !tutorial::aligned_16(a) ? Float4::b_and_c : path;
+}
+// [float4 path]
+
 bool float4_ready(const float* a, const float* b, const float* c, int n, int k) {
-    return n % 4 == 0 && k % 4 == 0 && tutorial::aligned_16(a) && tutorial::aligned_16(b) &&
-           tutorial::aligned_16(c);
+    return float4_path(a, b, c, n, k) == Float4::all;
 }
 
 Occupancy occupancy() {
@@ -79,10 +87,11 @@ Occupancy occupancy() {
         for (const TileShapeRow& row : kTileShapes) {
             with_tiling(row.value, [&](auto tiling) {
                 using Tiling = decltype(tiling);
-                allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, true>);
+                allow_shared_memory<Tiling>(warp_tiled_kernel<Tiling, Float4::all>);
                 HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-                    &result.blocks[static_cast<int>(row.value)], warp_tiled_kernel<Tiling, true>,
-                    Tiling::kThreads, shared_bytes<Tiling>()));
+                    &result.blocks[static_cast<int>(row.value)],
+                    warp_tiled_kernel<Tiling, Float4::all>, Tiling::kThreads,
+                    shared_bytes<Tiling>()));
             });
         }
         return result;
@@ -95,13 +104,11 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     if (nothing_to_compute("step06::gemm", m, n, k))
         return;
     check_rows_fit_grid("step06::gemm", m, tile_size(tile).rows);
-    const bool vectorized = float4_ready(a, b, c, n, k);
+    const Float4 path = float4_path(a, b, c, n, k);
     with_tiling(tile, [&](auto tiling) {
-        using Tiling = decltype(tiling);
-        if (vectorized)
-            launch<Tiling, true>(a, b, c, m, n, k, stream);
-        else
-            launch<Tiling, false>(a, b, c, m, n, k, stream);
+        with_float4(path, [&](auto float4) {
+            launch<decltype(tiling), decltype(float4)::value>(a, b, c, m, n, k, stream);
+        });
     });
 }
 

@@ -45,8 +45,14 @@ bool nothing_to_compute(const char* step, int m, int n, int k);
 /// C along y.
 void check_rows_fit_grid(const char* step, int m, int tile_rows);
 
-/// Whether the kernels may read A and B and write C with float4: n and k multiples of 4 and all
-/// three pointers 16-byte aligned, so that every row starts on a 16-byte boundary.
+/// Which matrices the kernels may read and write with float4: those whose rows all start on a
+/// 16-byte boundary. B and C (rows of n floats) when n is a multiple of 4 and `b` and `c` are
+/// 16-byte aligned; A too (rows of k floats) when k is a multiple of 4 and `a` is aligned. Where
+/// only A could, the answer is Float4::none: B's loads are the more numerous in the big tiles, and
+/// each path is another set of kernels to build. float4_path(n, k) for aligned matrices.
+Float4 float4_path(const float* a, const float* b, const float* c, int n, int k);
+
+/// Whether float4_path() is Float4::all: every matrix read and written with float4.
 bool float4_ready(const float* a, const float* b, const float* c, int n, int k);
 
 }  // namespace step06

@@ -27,7 +27,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                      plan_stream_k(m, n, k, size, config.workers),
                      nullptr,
                      nullptr,
-                     step06::float4_ready(a, b, c, n, k)};
+                     step06::float4_path(a, b, c, n, k)};
     // With K whole the blocks write C; split, each range writes a partial tile of m x n.
     const bool writes_c = job.split.count == 1;
     step06::with_tiling(config.tile, [&](auto tiling) {

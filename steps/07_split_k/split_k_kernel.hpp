@@ -12,12 +12,14 @@
 
 namespace step07 {
 
+using step06::Float4;
+
 // [split kernel]
 // One block per tile of C and range of K: blockIdx.z picks the range, which covers columns
 // [z depth, (z + 1) depth) of A. With one range the block writes C; with more, its partial tile
 // goes to out + z m n and reduce_splits() adds them up. Tiles are numbered row by row; blocks of
 // tiles from `tile_count` on do nothing (stream-K computes those).
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
     split_k_kernel(const float* __restrict__ a, const float* __restrict__ b,
                    float* __restrict__ out, int m, int n, int k, int depth, int tile_count) {
@@ -28,7 +30,7 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
     const int k_begin = blockIdx.z * depth;
     const int k_end = k_begin + depth < k ? k_begin + depth : k;
     float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
-    step06::multiply_block_tile<Tiling, kVectorized>(
+    step06::multiply_block_tile<Tiling, kFloat4>(
         a, b, partial, m, n, k, blockIdx.y * Tiling::kBlockRows, blockIdx.x * Tiling::kBlockCols,
         k_begin, k_end, tiles);
 }

@@ -11,13 +11,13 @@
 #include "tiling.hpp"
 
 /// `template` instantiates launch_tiles and resident_blocks for `Tiling`, and with them its split-K
-/// and stream-K kernels with and without float4; `extern template` declares that another file
+/// and stream-K kernels for each step06::Float4 path; `extern template` declares that another file
 /// does.
 #define STEP07_TILING_KERNELS(instantiation, Tiling)                                     \
     instantiation void step07::launch_tiles<Tiling>(const step07::Launch&, hipStream_t); \
     instantiation int step07::resident_blocks<Tiling>()
 
-// The 8 kernels take most of the time a build of the step takes: one file per tiling
+// The 12 kernels take most of the time a build of the step takes: one file per tiling
 // (split_k_kernels_*.hip), so that the cores of a build compile them side by side.
 STEP07_TILING_KERNELS(extern template, step06::Tiles128x256);
 STEP07_TILING_KERNELS(extern template, step06::Tiles128x128);

@@ -13,6 +13,8 @@
 
 namespace step07 {
 
+using step06::Float4;
+
 // [stream-K]
 // What a stream-K kernel needs of the plan (StreamKPlan, whose begin() and owner() it repeats).
 struct StreamKShare {
@@ -66,7 +68,7 @@ __device__ inline void add_partial(const float* __restrict__ partial,
 // `arrivals`; the worker that arrives last at a tile adds the tile's partial tiles in worker order
 // (so the bits do not depend on who is last), writes C and sets the count back to zero for the
 // next multiply. Nobody waits for anybody.
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
     stream_k_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                     float* __restrict__ partials, int* __restrict__ arrivals, int m, int n, int k,
@@ -95,11 +97,10 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
         const int k_end =
             (stop - tile_begin) * Tiling::kSlice < k ? (stop - tile_begin) * Tiling::kSlice : k;
         float sum[Tiling::kThreadRows][Tiling::kThreadCols] = {};
-        step06::accumulate<Tiling, kVectorized>(a, b, m, n, k, block_row, block_col, k_begin, k_end,
-                                                tiles, place, sum);
+        step06::accumulate<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col, k_begin, k_end,
+                                            tiles, place, sum);
         if (at == tile_begin && stop == tile_end) {
-            step06::write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
-                                                    staging);
+            step06::write_tile<Tiling, kFloat4>(c, m, n, block_row, block_col, place, sum, staging);
         } else {
             float* mine = partials +
                           static_cast<std::size_t>(share.partial_tile(worker, local)) * kTileFloats;
@@ -130,8 +131,8 @@ __global__ void __launch_bounds__(Tiling::kThreads, Tiling::kMinBlocks)
                         place, empty, sum);
                     empty = false;
                 }
-                step06::write_tile<Tiling, kVectorized>(c, m, n, block_row, block_col, place, sum,
-                                                        staging);
+                step06::write_tile<Tiling, kFloat4>(c, m, n, block_row, block_col, place, sum,
+                                                    staging);
             }
         }
         __syncthreads();  // the next tile's first slice must not overwrite one still being read

@@ -31,19 +31,19 @@ struct Launch {
     StreamKPlan plan;
     float* stream_k_partials;  ///< stream-K's partial tiles, two per worker
     int* arrivals;             ///< stream-K's counts: zeros, one per shared tile
-    bool vectorized;           ///< A and B are read, and `out` written, with float4
+    Float4 float4;             ///< which of A, B and `out` are read or written with float4
 };
 
 // [launch tiles]
 /// One block per tile (per tile and range of K with split-K), except the tiles stream-K shares
 /// out: the workers go first, then the whole tiles.
-template <class Tiling, bool kVectorized>
+template <class Tiling, Float4 kFloat4>
 void launch_tiles(const Launch& l, hipStream_t stream) {
     const int tiles_across = tutorial::ceil_div(l.n, Tiling::kBlockCols);
     const StreamKPlan& plan = l.plan;
     if (plan.workers > 0) {
-        step06::allow_shared_memory<Tiling>(stream_k_kernel<Tiling, kVectorized>);
-        hipLaunchKernelGGL((stream_k_kernel<Tiling, kVectorized>), dim3(plan.workers),
+        step06::allow_shared_memory<Tiling>(stream_k_kernel<Tiling, kFloat4>);
+        hipLaunchKernelGGL((stream_k_kernel<Tiling, kFloat4>), dim3(plan.workers),
                            dim3(Tiling::kThreads), step06::shared_bytes<Tiling>(), stream, l.a, l.b,
                            l.out, l.stream_k_partials, l.arrivals, l.m, l.n, l.k, plan.workers,
                            plan.first_tile, plan.slices, plan.total, tiles_across);
@@ -52,10 +52,10 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
     if (plan.first_tile == 0)
         return;
     // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
-    step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, kVectorized>);
+    step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, kFloat4>);
     const dim3 blocks(tiles_across, tutorial::ceil_div(plan.first_tile, tiles_across),
                       l.split.count);
-    hipLaunchKernelGGL((split_k_kernel<Tiling, kVectorized>), blocks, dim3(Tiling::kThreads),
+    hipLaunchKernelGGL((split_k_kernel<Tiling, kFloat4>), blocks, dim3(Tiling::kThreads),
                        step06::shared_bytes<Tiling>(), stream, l.a, l.b, l.out, l.m, l.n, l.k,
                        l.split.depth, plan.first_tile);
     HIP_CHECK_LAUNCH();
@@ -64,10 +64,8 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
 
 template <class Tiling>
 void launch_tiles(const Launch& l, hipStream_t stream) {
-    if (l.vectorized)
-        launch_tiles<Tiling, true>(l, stream);
-    else
-        launch_tiles<Tiling, false>(l, stream);
+    step06::with_float4(
+        l.float4, [&](auto float4) { launch_tiles<Tiling, decltype(float4)::value>(l, stream); });
 }
 
 /// Floats of workspace that launch_with_partials() needs for `job` on tiles of `rows` x `cols`:
@@ -101,9 +99,10 @@ void launch_with_partials(Launch job, bool writes_c, float* c, int n, float* wor
 template <class Tiling>
 int resident_blocks() {
     int blocks = 0;
-    step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, true>);
+    step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, Float4::all>);
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, split_k_kernel<Tiling, true>, Tiling::kThreads, step06::shared_bytes<Tiling>()));
+        &blocks, split_k_kernel<Tiling, Float4::all>, Tiling::kThreads,
+        step06::shared_bytes<Tiling>()));
     return blocks;
 }
 

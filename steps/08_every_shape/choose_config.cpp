@@ -79,11 +79,14 @@ bool worth_packing(int m, int n, int k) {
     return multiply_adds >= kPackMinIntensity * floats_moved;
 }
 
-bool packs(const Config& config, int m, int n, int k, bool float4_ready) {
+bool packs(const Config& config, int m, int n, int k, step06::Float4 path) {
     // The 8 x 4 and 4 x 128 tiles read A and B where they are, with float4 or without.
-    if (float4_ready || config.packing == Packing::off || streams_operand(config.tile))
+    if (path == step06::Float4::all || config.packing == Packing::off ||
+        streams_operand(config.tile))
         return false;
-    return config.packing == Packing::on || worth_packing(m, n, k);
+    if (config.packing == Packing::on)
+        return true;
+    return path == step06::Float4::none && worth_packing(m, n, k);
 }
 // [worth packing]
 

@@ -64,9 +64,11 @@ constexpr double kPackMinIntensity = 1024.0;
 /// out), and pays when the m n k multiply-adds are at least kPackMinIntensity times as many.
 bool worth_packing(int m, int n, int k);
 
-/// Whether gemm() packs an m x n x k multiply with `config`: never when float4 can read the
-/// operands where they are (`float4_ready`), otherwise as config.packing says.
-bool packs(const Config& config, int m, int n, int k, bool float4_ready);
+/// Whether gemm() packs an m x n x k multiply with `config`, given the matrices' step06::Float4
+/// path: never when float4 reads all three where they are; otherwise as config.packing says, and
+/// by worth_packing() only when float4 can touch none of them (with B and C on float4, the kernels
+/// read A element by element faster than packing makes up for: the notes page).
+bool packs(const Config& config, int m, int n, int k, step06::Float4 path);
 
 /// The stream-K workers the rule gives `tile`: one per slot of the whole GPU (at most
 /// step07::kMaxWorkers), and none for the 8 x 4 tile, whose threads share K instead.

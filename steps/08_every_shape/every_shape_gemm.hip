@@ -50,8 +50,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         return;
     step06::check_rows_fit_grid("step08::gemm", m, tile_size(config.tile).rows);
     const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
-    const bool vectorized = step06::float4_ready(a, b, c, n, k);
-    const bool pack = packs(config, m, n, k, vectorized);
+    const step06::Float4 path = step06::float4_path(a, b, c, n, k);
+    const bool pack = packs(config, m, n, k, path);
     // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
     // to k' and n', k and n rounded up to 4.
     const int k_read = pack ? tutorial::round_up(k, 4) : k;
@@ -67,7 +67,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                              step07::plan_stream_k(m, n_read, k_read, size, config.workers),
                              nullptr,
                              nullptr,
-                             vectorized || pack};
+                             pack ? step06::Float4::all : path};
     // With K whole the kernel writes C itself, except when it reads packed copies and float4
     // cannot write C: then it writes an m x n' C' with float4 and the reduction copies C' into C,
     // which the H100 does faster than the kernel's scalar stores.

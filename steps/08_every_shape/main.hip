@@ -127,7 +127,7 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
         step07::plan_stream_k(m, n, k, step08::tile_size(config.tile), config.workers);
     line << step07::stream_k_summary(plan);
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
-    if (step08::packs(config, m, n, k, n % 4 == 0 && k % 4 == 0))
+    if (step08::packs(config, m, n, k, step06::float4_path(n, k)))
         line << "; A and B packed into rows padded to 4 floats";
     if (!options.quiet)
         std::cout << "\nConfiguration: " << line.str() << "\n";

@@ -12,7 +12,7 @@
 #include "split_k_kernels.hpp"
 #include "tile_launch.hpp"
 
-// The 24 kernels of this step's six tilings take most of the time a build of the step takes. Each
+// The 36 kernels of this step's six tilings take most of the time a build of the step takes. Each
 // file tiling_kernels_*.hip compiles two tilings' (its name says which), so that the cores of a
 // build compile them side by side; step 06's two tilings are step 07's (split_k_kernels.hpp). A
 // tiling of with_tiling that is not listed here or there still works: every_shape_gemm.hip then

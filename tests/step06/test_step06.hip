@@ -38,6 +38,22 @@ TEST(Step06Gemm, NegativeSizesAreRejected) {
         std::invalid_argument);
 }
 
+TEST(Step06Float4, EachPointerCountsForItsMatrices) {
+    // No memory is touched: only the addresses are looked at.
+    alignas(16) static float buffer[8];
+    float* aligned = buffer;
+    float* off = buffer + 1;
+    using step06::Float4;
+    EXPECT_EQ(step06::float4_path(aligned, aligned, aligned, 8, 8), Float4::all);
+    EXPECT_EQ(step06::float4_path(off, aligned, aligned, 8, 8), Float4::b_and_c);
+    EXPECT_EQ(step06::float4_path(aligned, off, aligned, 8, 8), Float4::none);
+    EXPECT_EQ(step06::float4_path(aligned, aligned, off, 8, 8), Float4::none);
+    EXPECT_EQ(step06::float4_path(aligned, aligned, aligned, 8, 7), Float4::b_and_c);
+    EXPECT_EQ(step06::float4_path(aligned, aligned, aligned, 7, 8), Float4::none);
+    EXPECT_TRUE(step06::float4_ready(aligned, aligned, aligned, 8, 8));
+    EXPECT_FALSE(step06::float4_ready(off, aligned, aligned, 8, 8));
+}
+
 TEST(Step06Occupancy, MatchesTheDevice) {
     TUTORIAL_REQUIRE_GPU();
     const step06::Occupancy occupancy = step06::occupancy();

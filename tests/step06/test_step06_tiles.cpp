@@ -25,6 +25,15 @@ TEST(Step06Tiles, NamesRoundTripAndSizesComeFromTheTable) {
     }
 }
 
+TEST(Step06Float4, BAndCNeedNAndATooNeedsK) {
+    using step06::Float4;
+    EXPECT_EQ(step06::float4_path(256, 128), Float4::all);
+    EXPECT_EQ(step06::float4_path(256, 127), Float4::b_and_c);
+    EXPECT_EQ(step06::float4_path(255, 128), Float4::none);
+    EXPECT_EQ(step06::float4_path(255, 127), Float4::none);
+    EXPECT_EQ(step06::float4_path(4, 1), Float4::b_and_c);
+}
+
 TEST(Step06Tiles, TheBigTileOnlyWhereItFillsAWave) {
     // An H100: 132 multiprocessors, one 128 x 256 block or two 128 x 128 blocks each.
     const step06::Occupancy h100{132, {1, 2}};

@@ -96,12 +96,18 @@ TEST(Step08Packing, OnlyWhenFloat4CannotReadTheOperands) {
     const Config automatic{TileShape::t128x256, 1, Packing::automatic};
     const Config on{TileShape::t64x64, 2, Packing::on};
     const Config off{TileShape::t128x128, 1, Packing::off};
+    using step06::Float4;
     for (const Config& config : {automatic, on, off})
-        EXPECT_FALSE(step08::packs(config, 4096, 4096, 4096, true)) << step08::config_name(config);
-    EXPECT_TRUE(step08::packs(automatic, 4097, 4097, 4097, false));
-    EXPECT_FALSE(step08::packs(automatic, 67, 45, 33, false));
-    EXPECT_TRUE(step08::packs(on, 3, 3, 3, false));
-    EXPECT_FALSE(step08::packs(off, 4097, 4097, 4097, false));
+        EXPECT_FALSE(step08::packs(config, 4096, 4096, 4096, Float4::all))
+            << step08::config_name(config);
+    EXPECT_TRUE(step08::packs(automatic, 4097, 4097, 4097, Float4::none));
+    EXPECT_FALSE(step08::packs(automatic, 67, 45, 33, Float4::none));
+    EXPECT_TRUE(step08::packs(on, 3, 3, 3, Float4::none));
+    EXPECT_FALSE(step08::packs(off, 4097, 4097, 4097, Float4::none));
+    // With B and C on float4 only A is read element by element: the rule leaves it, forcing packs.
+    EXPECT_FALSE(step08::packs(automatic, 4096, 4096, 4095, Float4::b_and_c));
+    EXPECT_TRUE(step08::packs(on, 4096, 4096, 4095, Float4::b_and_c));
+    EXPECT_FALSE(step08::packs(off, 4096, 4096, 4095, Float4::b_and_c));
 }
 
 // ---- the estimate -------------------------------------------------------------------------------
@@ -347,7 +353,8 @@ TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
         step08::estimate(1, 1, 65536, {TileShape::t8x4, 1, Packing::automatic}, kH100);
     EXPECT_DOUBLE_EQ(few.compute, 8.0 * 65536 * 40);
     // The 8 x 4 tile reads A and B where they are: nothing to pack, even when asked.
-    EXPECT_FALSE(step08::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, false));
+    EXPECT_FALSE(
+        step08::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, step06::Float4::none));
 }
 
 TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
@@ -381,7 +388,8 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
     EXPECT_EQ(step08::choose_config(1, 3000, 1000, kH100).splits, 8);
     EXPECT_EQ(step08::choose_config(1, 1, 4096, kH100).tile, TileShape::t8x4);
     EXPECT_EQ(step08::stream_k_workers(TileShape::t4x128, kH100), 0);
-    EXPECT_FALSE(step08::packs({TileShape::t4x128, 1, Packing::on}, 1, 8191, 8191, false));
+    EXPECT_FALSE(
+        step08::packs({TileShape::t4x128, 1, Packing::on}, 1, 8191, 8191, step06::Float4::none));
 }
 
 TEST(Step08Estimate, CountsTheRowTilesFloatsByHand) {

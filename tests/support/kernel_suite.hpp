@@ -116,16 +116,17 @@ void expect_nan_exactly_at(const tutorial::Matrix<float>& c, NanAt nan_at) {
     }
 }
 
-/// The common shapes: n or k not a multiple of 4 (the scalar path), multiples of 4 that are not
-/// multiples of the tiles (the float4 path on partial tiles), whole tiles, k = 1, a 5000-long dot
-/// product, a short wide one, and two above 1000.
+/// The common shapes: n or k not a multiple of 4 (the scalar path), k alone not one (float4 for B
+/// and C only, where a kernel has that path), multiples of 4 that are not multiples of the tiles
+/// (the float4 path on partial tiles), whole tiles, k = 1, a 5000-long dot product, a short wide
+/// one, and two above 1000.
 inline const std::vector<Shape>& kernel_shapes() {
     static const std::vector<Shape> shapes = {
-        {1, 1, 1},    {3, 3, 2},          {7, 13, 5},        {17, 31, 13},   {64, 1, 33},
-        {1, 50, 40},  {40, 30, 1},        {129, 65, 257},    {33, 29, 31},   {64, 63, 65},
-        {5, 7, 3},    {1, 4, 4},          {100, 36, 20},     {260, 132, 36}, {256, 256, 64},
-        {4, 128, 12}, {131, 4, 1028},     {1, 1, 5000},      {64, 4096, 8},  {97, 101, 103},
-        {2, 2, 4096}, {1031, 1025, 1037}, {1028, 1024, 1036}};
+        {1, 1, 1},    {3, 3, 2},      {7, 13, 5},         {17, 31, 13},      {64, 1, 33},
+        {1, 50, 40},  {40, 30, 1},    {129, 65, 257},     {33, 29, 31},      {64, 63, 65},
+        {5, 7, 3},    {1, 4, 4},      {100, 36, 20},      {260, 132, 36},    {256, 256, 64},
+        {4, 128, 12}, {131, 4, 1028}, {1, 1, 5000},       {64, 4096, 8},     {97, 101, 103},
+        {2, 2, 4096}, {70, 260, 203}, {1031, 1025, 1037}, {1028, 1024, 1036}};
     return shapes;
 }
 
@@ -244,9 +245,9 @@ TEST_P(KernelShapes, SmallIntegersExactly) {
 
 // ---- misaligned pointers ------------------------------------------------------------------------
 
-// n and k are multiples of 4, so only the misaligned pointer sends the launcher to the scalar
-// path (or, packed, to padded copies); a float4 access through it would fault or read the wrong
-// elements.
+// n and k are multiples of 4, so only the misaligned pointer sends the launcher off float4 for its
+// matrix (to the scalar path, to float4 for B and C alone where A is the one, or to padded copies);
+// a float4 access through it would fault or read the wrong elements.
 class KernelMisaligned : public testing::TestWithParam<std::tuple<KernelUnderTest, int>> {};
 
 TEST_P(KernelMisaligned, FallsBackToScalarAccess) {

@@ -80,11 +80,11 @@ Config choose_config(int m, int n, int k, const step06::Occupancy& occupancy) {
     if (tiles == 0 || k <= 0)
         return config;
     if (tiles < wave) {
-        // Few tiles: split K into as many ranges as one wave has room for.
+        // Few tiles: split K into as many ranges as one wave has room for. Ranges are whole
+        // K-slices, so a factor may make fewer than it asks for (64 of 10000 columns make 63).
         for (const int splits : kChoiceSplits) {
-            const bool deep_enough = tutorial::ceil_div(k, splits) >= kMinSplitDepth &&
-                                     plan_splits(k, splits).count == splits;
-            if (deep_enough && tiles * splits <= wave)
+            const int ranges = plan_splits(k, splits).count;
+            if (tutorial::ceil_div(k, splits) >= kMinSplitDepth && tiles * ranges <= wave)
                 config.splits = splits;
         }
         return config;

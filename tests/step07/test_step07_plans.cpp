@@ -179,6 +179,11 @@ TEST(Step07Choice, FewTilesSplitKIntoAsManyRangesAsOneWaveHolds) {
     EXPECT_EQ(step07::choose_config(256, 256, 16384, kH100).splits, 64);
     // Short K is never split below kMinSplitDepth columns per range: 4 tiles, K = 100.
     EXPECT_EQ(step07::choose_config(256, 256, 100, kH100).splits, 1);
+    // 100 x 100: one tile. 128 ranges asked of 10000 columns are 79 deep, rounded up to 80 (whole
+    // slices), and make 125; 256 would be 40 deep, under kMinSplitDepth.
+    const step07::Config one_tile = step07::choose_config(100, 100, 10000, kH100);
+    EXPECT_EQ(one_tile.splits, 128);
+    EXPECT_EQ(step07::plan_splits(10000, one_tile.splits).count, 125);
 }
 
 TEST(Step07Choice, AHalfEmptyLastWaveIsSharedByStreamK) {

@@ -80,7 +80,6 @@ void with_tiling(TileShape tile, const Use& use) {
     throw std::invalid_argument("step06: not a TileShape");
 }
 
-// [with float4]
 // Calls use(std::integral_constant<Float4, path>{}): the path as a constant, so that the caller
 // launches the kernels built for it.
 template <class Use>
@@ -95,7 +94,6 @@ void with_float4(Float4 path, const Use& use) {
     }
     throw std::invalid_argument("step06: not a Float4");
 }
-// [with float4]
 
 // Whether `table` (rows with value, rows and cols) gives `tile` the size of Tiling's block tile.
 template <class Tiling, class Row, std::size_t kRows, class Shape>

@@ -67,17 +67,11 @@ bool nothing_to_compute(const char* step, int m, int n, int k) {
     return m == 0 || n == 0;
 }
 
-// [float4 path]
 Float4 float4_path(const float* a, const float* b, const float* c, int n, int k) {
     if (!tutorial::aligned_16(b) || !tutorial::aligned_16(c))
         return Float4::none;
     const Float4 path = float4_path(n, k);
     return path == Float4::all && !tutorial::aligned_16(a) ? Float4::b_and_c : path;
-}
-// [float4 path]
-
-bool float4_ready(const float* a, const float* b, const float* c, int n, int k) {
-    return float4_path(a, b, c, n, k) == Float4::all;
 }
 
 Occupancy occupancy() {

@@ -52,7 +52,4 @@ void check_rows_fit_grid(const char* step, int m, int tile_rows);
 /// each path is another set of kernels to build. float4_path(n, k) for aligned matrices.
 Float4 float4_path(const float* a, const float* b, const float* c, int n, int k);
 
-/// Whether float4_path() is Float4::all: every matrix read and written with float4.
-bool float4_ready(const float* a, const float* b, const float* c, int n, int k);
-
 }  // namespace step06

@@ -50,8 +50,6 @@ TEST(Step06Float4, EachPointerCountsForItsMatrices) {
     EXPECT_EQ(step06::float4_path(aligned, aligned, off, 8, 8), Float4::none);
     EXPECT_EQ(step06::float4_path(aligned, aligned, aligned, 8, 7), Float4::b_and_c);
     EXPECT_EQ(step06::float4_path(aligned, aligned, aligned, 7, 8), Float4::none);
-    EXPECT_TRUE(step06::float4_ready(aligned, aligned, aligned, 8, 8));
-    EXPECT_FALSE(step06::float4_ready(off, aligned, aligned, 8, 8));
 }
 
 TEST(Step06Occupancy, MatchesTheDevice) {

@@ -24,12 +24,11 @@ constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
 // alone costs, for the second kernel and the partial tiles written first.
 constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
 // [rule constants]
-// The 4 x 128 tile reads B at full speed only with this many blocks on each multiprocessor: on
-// the H100, 1 x 4096 x 4096 took 0.045 ms in 256 blocks, 0.036 in 512 and 0.037 in 1024.
-constexpr int kRowBlocksPerMultiprocessor = 4;
-// The most floats of B for which the 4 x 128 tile is the rule's choice: up to 4096 x 4096 it
-// beat the 16 x 128 tile on the H100, at 8192 x 8192 it did not (the notes page).
-constexpr double kRowMostFloatsOfB = 4096.0 * 4096.0;
+// The 4 x 128 tile reads B at full speed only with about this many blocks on each
+// multiprocessor: on the H200, 1 x 4096 x 4096 took 0.0292 ms in 256 blocks, 0.0264 in 512 and
+// 0.0285 in 1024, and 1 x 8192 x 8192 0.0715 in 512 and 0.0732 in 1024. At 3, 512 blocks on 132
+// multiprocessors count as enough.
+constexpr int kRowBlocksPerMultiprocessor = 3;
 
 using tutorial::ceil_div;
 
@@ -167,18 +166,21 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         // still costs one such step). Streaming, a multiprocessor keeps its memory busy with any
         // number of blocks, so the reading spreads evenly over all of them, or over as many as
         // there are blocks when there are fewer.
-        // The 4 x 128 tile's blocks, whose threads each read one float4 of B at a time, need
-        // kRowBlocksPerMultiprocessor of them on each multiprocessor to read at full speed.
+        // The 4 x 128 tile needs kRowBlocksPerMultiprocessor blocks on each multiprocessor to
+        // read at full speed.
         const bool dot = config.tile == TileShape::t8x4;
         const double step = dot ? 4.0 * kDotLanes : static_cast<double>(kRowSteps);
         const double floats_per_step = dot ? row.rows : row.cols;
-        const double block_work =
-            floats_per_step * std::ceil(split.depth / step) * step * kMultiplyAddsPerFloatStreamed;
+        // Every range counts its own length, the last one's too, in whole steps.
+        const auto steps_of = [&](double rows) { return std::ceil(rows / step) * step; };
+        const double last = k - (split.count - 1.0) * split.depth;
+        const double rows = (split.count - 1.0) * steps_of(split.depth) + steps_of(last);
+        const double work =
+            static_cast<double>(tiles) * floats_per_step * rows * kMultiplyAddsPerFloatStreamed;
         const long long readers =
             dot ? multiprocessors
                 : static_cast<long long>(kRowBlocksPerMultiprocessor) * multiprocessors;
-        result.compute = static_cast<double>(blocks) * block_work /
-                         static_cast<double>(std::min(blocks, readers));
+        result.compute = work / static_cast<double>(std::min(blocks, readers));
     } else {
         const double block_work = tile_floats * split.depth;
         result.compute =
@@ -214,11 +216,11 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     // [dot rule]
     // [row rule]
     // One to four rows and at least a tile's width of columns: the mirror image. Each float of B
-    // meets at most four of A, and the 4 x 128 tile reads B once with float4, faster than the
-    // others where B is up to kRowMostFloatsOfB floats (the notes page). It is then tried alone.
+    // meets at most four of A, and the 4 x 128 tile reads B once with float4, kRowLoads rows at a
+    // time, faster than the others at every size of B measured (the notes page). It is then tried
+    // alone.
     const bool row_only = !dot_only && in_scope(TileShape::t4x128) && m <= kRowRows &&
-                          n >= kRowCols && k >= kRowSteps &&
-                          static_cast<double>(k) * n <= kRowMostFloatsOfB;
+                          n >= kRowCols && k >= kRowSteps;
     // [row rule]
     const auto only = [&](TileShape tile) {
         return dot_only   ? tile == TileShape::t8x4

@@ -92,6 +92,10 @@ constexpr int kRowCols = 4 * kRowLanes;
 /// s + kRowSteps, ... of B.
 constexpr int kRowSteps = 8;
 
+/// Rows of B that each thread of the 4 x 128 tile loads before it multiplies any of them: its
+/// loads in flight. One at a time, the H200 read B at 2.2 TB/s where cuBLAS reached 2.6.
+constexpr int kRowLoads = 4;
+
 /// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
 constexpr int kDotRows = 8;
 

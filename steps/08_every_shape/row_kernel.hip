@@ -4,7 +4,6 @@
 
 #include <cstddef>
 
-#include "common/float4_access.hpp"
 #include "common/hip_check.hpp"
 #include "common/rounding.hpp"
 #include "every_shape_tiles.hpp"
@@ -17,15 +16,79 @@ namespace {
 static_assert(kRowSteps >= kRowRows, "the final sums give one row to each of the first steps");
 constexpr int kRowThreads = kRowLanes * kRowSteps;
 
+// Element (row, kk) of the m x k matrix A, zero for the rows past m of the last block.
+__device__ inline float a_at(const float* __restrict__ a, int m, int k, int row, int kk) {
+    return row < m ? a[static_cast<std::size_t>(row) * k + kk] : 0.0f;
+}
+
+// [row columns]
+// The four columns of C that thread `lane` of a block owns, from the block's first column
+// `first` on: with float4, 4 lane to 4 lane + 3; element by element, lane, lane + 32, lane + 64
+// and lane + 96, so that each scalar load of a warp still reads 32 neighbouring floats (128 bytes)
+// of a row instead of a float out of every four. Columns past n read as zeros.
+template <bool kVector>
+__device__ inline float4 load_columns(const float* __restrict__ line, int n, int first, int lane) {
+    float4 value = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if constexpr (kVector) {
+        const int col = first + 4 * lane;
+        if (col < n)
+            value = *reinterpret_cast<const float4*>(line + col);
+    } else {
+        const int col = first + lane;
+        if (col < n)
+            value.x = line[col];
+        if (col + kRowLanes < n)
+            value.y = line[col + kRowLanes];
+        if (col + 2 * kRowLanes < n)
+            value.z = line[col + 2 * kRowLanes];
+        if (col + 3 * kRowLanes < n)
+            value.w = line[col + 3 * kRowLanes];
+    }
+    return value;
+}
+// [row columns]
+
+// The same four columns written; those past n are not.
+template <bool kVector>
+__device__ inline void store_columns(float* __restrict__ line, int n, int first, int lane,
+                                     float4 value) {
+    if constexpr (kVector) {
+        const int col = first + 4 * lane;
+        if (col < n)
+            *reinterpret_cast<float4*>(line + col) = value;
+    } else {
+        const int col = first + lane;
+        if (col < n)
+            line[col] = value.x;
+        if (col + kRowLanes < n)
+            line[col + kRowLanes] = value.y;
+        if (col + 2 * kRowLanes < n)
+            line[col + 2 * kRowLanes] = value.z;
+        if (col + 3 * kRowLanes < n)
+            line[col + 3 * kRowLanes] = value.w;
+    }
+}
+
+// sum[r] += x[r] y for each of the block's rows of C.
+__device__ inline void multiply_add(float4 (&sum)[kRowRows], const float (&x)[kRowRows], float4 y) {
+#pragma unroll
+    for (int r = 0; r < kRowRows; ++r) {
+        sum[r].x += x[r] * y.x;
+        sum[r].y += x[r] * y.y;
+        sum[r].z += x[r] * y.z;
+        sum[r].w += x[r] * y.w;
+    }
+}
+
 // [row]
 // The 4 x 128 tile, for a C of one to four rows. There each float of B takes part in at most four
 // multiply-adds, so reading B once is the whole cost: no tile of B is worth keeping in shared
-// memory. Thread (lane, step) owns columns 4 lane to 4 lane + 3 of the block's 128 and four rows
-// of C, and rows step, step + kRowSteps, ... of its range of K: a warp reads 32 neighbouring
-// float4 of one row of B (512 bytes) and the float of A that all its threads multiply them by.
-// Then the kRowSteps sums of each element are added in shared memory, step 0 first.
-// kVectorB: B's rows read as float4; kVectorOut: `out`'s rows written so.
-template <bool kVectorB, bool kVectorOut>
+// memory. Thread (lane, step) owns four of the block's 128 columns (load_columns) and four rows
+// of C, and rows step, step + kRowSteps, ... of its range of K, kRowLoads of them loaded at a
+// time: a warp reads 512 neighbouring bytes of one row of B and the float of A that all its
+// threads multiply them by. Then the kRowSteps sums of each element are added in shared memory,
+// step 0 first. kVector: B's rows read, and `out`'s written, as float4.
+template <bool kVector>
 __global__ void __launch_bounds__(kRowThreads)
     row_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
                int m, int n, int k, int depth) {
@@ -33,28 +96,42 @@ __global__ void __launch_bounds__(kRowThreads)
     const int lane = threadIdx.x % kRowLanes;
     const int step = threadIdx.x / kRowLanes;
     const int row = blockIdx.y * kRowRows;
-    const int col = blockIdx.x * kRowCols + 4 * lane;
+    const int first = blockIdx.x * kRowCols;
     const int k_begin = blockIdx.z * depth;
     const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    const auto row_of_b = [&](int kk) { return b + static_cast<std::size_t>(kk) * n; };
     float4 sum[kRowRows] = {};
-#pragma unroll 4
-    for (int kk = k_begin + step; kk < k_end; kk += kRowSteps) {
-        const float4 y = tutorial::load4<kVectorB>(b, k, n, kk, col);
+    int kk = k_begin + step;
+    // Whole batches of kRowLoads rows of B, all inside the range: every load of a batch is issued
+    // before the first multiply-add waits for one, so each thread keeps kRowLoads loads in flight.
+    for (; kk + (kRowLoads - 1) * kRowSteps < k_end; kk += kRowLoads * kRowSteps) {
+        float4 y[kRowLoads];
+        float x[kRowLoads][kRowRows];
 #pragma unroll
-        for (int r = 0; r < kRowRows; ++r) {
-            const float x = row + r < m ? a[static_cast<std::size_t>(row + r) * k + kk] : 0.0f;
-            sum[r].x += x * y.x;
-            sum[r].y += x * y.y;
-            sum[r].z += x * y.z;
-            sum[r].w += x * y.w;
+        for (int u = 0; u < kRowLoads; ++u) {
+            y[u] = load_columns<kVector>(row_of_b(kk + u * kRowSteps), n, first, lane);
+#pragma unroll
+            for (int r = 0; r < kRowRows; ++r)
+                x[u][r] = a_at(a, m, k, row + r, kk + u * kRowSteps);
         }
+#pragma unroll
+        for (int u = 0; u < kRowLoads; ++u)
+            multiply_add(sum, x[u], y[u]);
+    }
+    // The rest of the range, one row of B at a time.
+    for (; kk < k_end; kk += kRowSteps) {
+        float x[kRowRows];
+#pragma unroll
+        for (int r = 0; r < kRowRows; ++r)
+            x[r] = a_at(a, m, k, row + r, kk);
+        multiply_add(sum, x, load_columns<kVector>(row_of_b(kk), n, first, lane));
     }
 #pragma unroll
     for (int r = 0; r < kRowRows; ++r)
         sums[step][r][lane] = sum[r];
     __syncthreads();
     // Thread (lane, r) for r < kRowRows now adds the steps' sums of row r, step 0 first.
-    if (step >= kRowRows)
+    if (step >= kRowRows || row + step >= m)
         return;
     float4 total = sums[0][step][lane];
 #pragma unroll
@@ -66,7 +143,8 @@ __global__ void __launch_bounds__(kRowThreads)
         total.w += more.w;
     }
     float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
-    tutorial::store4<kVectorOut>(partial, m, n, row + step, col, total);
+    store_columns<kVector>(partial + static_cast<std::size_t>(row + step) * n, n, first, lane,
+                           total);
 }
 // [row]
 
@@ -75,12 +153,10 @@ __global__ void __launch_bounds__(kRowThreads)
 // [row launch]
 void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
                 const step07::SplitPlan& split, hipStream_t stream) {
-    const bool vector_b = n % 4 == 0 && tutorial::aligned_16(b);
-    const bool vector_out = n % 4 == 0 && tutorial::aligned_16(out);
-    auto kernel = vector_b ? (vector_out ? row_kernel<true, true> : row_kernel<true, false>)
-                           : (vector_out ? row_kernel<false, true> : row_kernel<false, false>);
+    const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out);
     const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, kRowRows),
                       split.count);
+    auto kernel = vector ? row_kernel<true> : row_kernel<false>;
     hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, m, n, k,
                        split.depth);
     HIP_CHECK_LAUNCH();
@@ -89,8 +165,8 @@ void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
 
 int row_resident_blocks() {
     int blocks = 0;
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, row_kernel<true, true>,
-                                                           kRowThreads, 0));
+    HIP_CHECK(
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, row_kernel<true>, kRowThreads, 0));
     return blocks;
 }
 

@@ -379,9 +379,13 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
         EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "127 columns";
     for (const step08::Estimate& candidate : step08::candidates(1, 4096, 7, kH100))
         EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "K = 7";
-    // B of more than 4096 x 4096 floats: the 16 x 128 tile read it faster on the H100.
-    EXPECT_EQ(step08::choose_config(1, 4096, 4097, kH100).tile, TileShape::t16x128);
-    EXPECT_EQ(step08::choose_config(1, 8192, 8192, kH100).tile, TileShape::t16x128);
+    // However big B is: with kRowLoads loads in flight the tile read B faster than every other
+    // tile, and than cuBLAS, up to 1 x 30000 x 12000 on the H200. 1 x 8192 x 8192 in 8 ranges:
+    // 64 columns of blocks, 512 blocks.
+    const Config big = step08::choose_config(1, 8192, 8192, kH100);
+    EXPECT_EQ(big.tile, TileShape::t4x128);
+    EXPECT_EQ(big.splits, 8);
+    EXPECT_EQ(step08::choose_config(1, 30000, 12000, kH100).tile, TileShape::t4x128);
     // Enough blocks to read B at full speed: 1 x 4096 x 4096 in 16 ranges, 512 blocks, as the
     // H100 measured fastest; 1 x 3000 x 1000 in 8, the most its 1000 rows allow.
     EXPECT_EQ(step08::choose_config(1, 4096, 4096, kH100).splits, 16);
@@ -394,18 +398,23 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
 
 TEST(Step08Estimate, CountsTheRowTilesFloatsByHand) {
     // 1 x 4096 x 4096 in 32 ranges of 128: 32 x 32 = 1024 blocks, each reading 128 columns of B
-    // over its 128 rows at 40 multiply-adds a float, spread over 4 blocks on each of the 132
+    // over its 128 rows at 40 multiply-adds a float, spread over 3 blocks on each of the 132
     // multiprocessors; the reduction moves 33 tiles of 1 x 4096 at 80 a float.
     const step08::Estimate e =
         step08::estimate(1, 4096, 4096, {TileShape::t4x128, 32, Packing::automatic}, kH100);
     EXPECT_EQ(e.blocks, 1024);
-    EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 128 * 128 * 40 / (4 * 132));
+    EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 128 * 128 * 40 / (3 * 132));
     EXPECT_DOUBLE_EQ(e.reduction, 80.0 * 33 * 4096 / 132);
-    // The rule counts a range as the plan cuts it, in whole K-slices of 16 rows, two steps of 8
-    // rows each: K = 5 costs 16 rows.
+    // Each range costs its own rows in whole steps of 8, the last range's too: K = 5 costs 8
+    // rows, and 1 x 4096 x 4097 in ranges of 272 rows (16 ranges, the last of 17 rows) costs
+    // 15 x 272 + 24 rows.
     const step08::Estimate short_k =
         step08::estimate(4, 4096, 5, {TileShape::t4x128, 1, Packing::automatic}, kH100);
-    EXPECT_DOUBLE_EQ(short_k.compute, 32.0 * 128 * 16 * 40 / 32);
+    EXPECT_DOUBLE_EQ(short_k.compute, 32.0 * 128 * 8 * 40 / 32);
+    const step08::Estimate ragged =
+        step08::estimate(1, 4096, 4097, {TileShape::t4x128, 16, Packing::automatic}, kH100);
+    EXPECT_EQ(ragged.blocks, 512);
+    EXPECT_DOUBLE_EQ(ragged.compute, 32.0 * 128 * (15 * 272 + 24) * 40 / (3 * 132));
 }
 
 TEST(Step08Rule, MaxSplitsOfOneNeverSplitsNorStreams) {

@@ -21,9 +21,9 @@ namespace {
 
 using tutorial_test::message_of;
 
-// An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks or six 64 x 64
-// blocks each.
-const Occupancy kH100{132, {1, 1, 2, 3, 6, 8, 4, 8, 8, 8}};
+// An H100: 132 multiprocessors holding one 128 x 256 block, two 128 x 128 blocks, six 64 x 64
+// blocks or four 4 x 128 blocks each (the H200 holds as many).
+const Occupancy kH100{132, {1, 1, 2, 3, 6, 8, 4, 8, 8, 4}};
 
 // The rule's scope without the 8 x 4 tile, and with K never split.
 step08::RuleScope without_dot_tile() {
@@ -386,6 +386,10 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
     EXPECT_EQ(big.tile, TileShape::t4x128);
     EXPECT_EQ(big.splits, 8);
     EXPECT_EQ(step08::choose_config(1, 30000, 12000, kH100).tile, TileShape::t4x128);
+    // Its blocks run in waves of 4 per multiprocessor, 528: 1 x 12000 x 16384 (94 columns of
+    // blocks) in 6 ranges would leave 36 blocks for a second wave as long as the first (0.252 ms
+    // on the H200), in 16 ranges the waves are shorter (0.188 ms).
+    EXPECT_EQ(step08::choose_config(1, 12000, 16384, kH100).splits, 16);
     // Enough blocks to read B at full speed: 1 x 4096 x 4096 in 16 ranges, 512 blocks, as the
     // H100 measured fastest; 1 x 3000 x 1000 in 8, the most its 1000 rows allow.
     EXPECT_EQ(step08::choose_config(1, 4096, 4096, kH100).splits, 16);

@@ -226,12 +226,11 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     const bool dot_only = in_scope(TileShape::t8x4) && n == 1 && k >= 4 * kDotLanes;
     // [dot rule]
     // [row rule]
-    // One to four rows and at least a tile's width of columns: the mirror image. Each float of B
-    // meets at most four of A, and the 4 x 128 tile reads B once with float4, kRowLoads rows at a
-    // time, faster than the others at every size of B measured (the notes page). It is then tried
-    // alone.
+    // One to four rows and at least kRowMinCols columns: the mirror image. Each float of B meets
+    // at most four of A, and the 4 x 128 tile reads B once with float4, kRowLoads rows at a time,
+    // faster than the others at every size of B measured (the notes page). It is then tried alone.
     const bool row_only = !dot_only && in_scope(TileShape::t4x128) && m <= kRowRows &&
-                          n >= kRowCols && k >= kRowSteps;
+                          n >= kRowMinCols && k >= kRowSteps;
     // [row rule]
     const auto only = [&](TileShape tile) {
         return dot_only   ? tile == TileShape::t8x4

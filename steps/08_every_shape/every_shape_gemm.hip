@@ -49,12 +49,6 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     if (step06::nothing_to_compute("step08::gemm", m, n, k))
         return;
     step06::check_rows_fit_grid("step08::gemm", m, tile_size(config.tile).rows);
-    if (config.tile == TileShape::t4x128) {
-        // Never packed (packs() says no), never stream-K (check_config refuses it): its own
-        // launcher, which adds its partial tiles itself.
-        row_gemm(a, b, c, m, n, k, step07::plan_splits(k, config.splits), stream);
-        return;
-    }
     const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
     const step06::Float4 path = step06::float4_path(a, b, c, n, k);
     const bool pack = packs(config, m, n, k, path);
@@ -81,6 +75,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const auto launch_tiles = [&](const step07::Launch& l) {
         if (config.tile == TileShape::t8x4) {
             launch_dot(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
+            return;
+        }
+        if (config.tile == TileShape::t4x128) {
+            launch_row(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
             return;
         }
         with_tiling(config.tile,

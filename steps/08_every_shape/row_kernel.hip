@@ -7,8 +7,6 @@
 #include "common/hip_check.hpp"
 #include "common/rounding.hpp"
 #include "every_shape_tiles.hpp"
-#include "reduction.hpp"
-#include "workspace.hpp"
 
 namespace step08 {
 namespace {
@@ -71,14 +69,6 @@ __device__ inline void store_columns(float* __restrict__ line, int n, int first,
     }
 }
 
-// total += more, element by element.
-__device__ inline void add(float4& total, float4 more) {
-    total.x += more.x;
-    total.y += more.y;
-    total.z += more.z;
-    total.w += more.w;
-}
-
 // sum[r] += x[r] y for each of the block's rows of C.
 __device__ inline void multiply_add(float4 (&sum)[kRowRows], const float (&x)[kRowRows], float4 y) {
 #pragma unroll
@@ -97,15 +87,12 @@ __device__ inline void multiply_add(float4 (&sum)[kRowRows], const float (&x)[kR
 // of C, and rows step, step + kRowSteps, ... of its range of K, kRowLoads of them loaded at a
 // time: a warp reads 512 neighbouring bytes of one row of B and the float of A that all its
 // threads multiply them by. Then the kRowSteps sums of each element are added in shared memory,
-// step 0 first, into `out`: C when K is whole, otherwise the block's partial tile, and then, with
-// `arrivals`, the last block of its column of tiles to arrive adds them all into C.
-// kVector: B's rows read, and `out` and C written, as float4.
+// step 0 first. kVector: B's rows read, and `out`'s written, as float4.
 template <bool kVector>
 __global__ void __launch_bounds__(kRowThreads)
     row_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
-               float* __restrict__ c, int* __restrict__ arrivals, int m, int n, int k, int depth) {
+               int m, int n, int k, int depth) {
     __shared__ float4 sums[kRowSteps][kRowRows][kRowLanes];
-    __shared__ bool last_to_arrive;
     const int lane = threadIdx.x % kRowLanes;
     const int step = threadIdx.x / kRowLanes;
     const int row = blockIdx.y * kRowRows;
@@ -144,70 +131,35 @@ __global__ void __launch_bounds__(kRowThreads)
         sums[step][r][lane] = sum[r];
     __syncthreads();
     // Thread (lane, r) for r < kRowRows now adds the steps' sums of row r, step 0 first.
-    const bool writes = step < kRowRows && row + step < m;
-    const std::size_t layer = static_cast<std::size_t>(m) * n;
-    float* mine = out + static_cast<std::size_t>(row + step) * n;
-    if (writes) {
-        float4 total = sums[0][step][lane];
+    if (step >= kRowRows || row + step >= m)
+        return;
+    float4 total = sums[0][step][lane];
 #pragma unroll
-        for (int s = 1; s < kRowSteps; ++s)
-            add(total, sums[s][step][lane]);
-        store_columns<kVector>(mine + blockIdx.z * layer, n, first, lane, total);
+    for (int s = 1; s < kRowSteps; ++s) {
+        const float4 more = sums[s][step][lane];
+        total.x += more.x;
+        total.y += more.y;
+        total.z += more.z;
+        total.w += more.w;
     }
-    if (gridDim.z == 1 || arrivals == nullptr)
-        return;
-    // [row fused]
-    // Split: count this block's arrival at its column of tiles. The last of the gridDim.z blocks
-    // to arrive adds their partial tiles in range order (the bits do not depend on which block
-    // is last), writes C and sets the count back to zero for the next multiply.
-    __threadfence();  // the partial tile is visible to every block before the count
-    __syncthreads();
-    const int tile = blockIdx.y * gridDim.x + blockIdx.x;
-    if (threadIdx.x == 0) {
-        last_to_arrive = atomicAdd(arrivals + tile, 1) == static_cast<int>(gridDim.z) - 1;
-        if (last_to_arrive)
-            arrivals[tile] = 0;
-    }
-    __syncthreads();
-    if (!last_to_arrive || !writes)
-        return;
-    __threadfence();
-    float4 total = load_columns<kVector>(mine, n, first, lane);
-    for (unsigned int z = 1; z < gridDim.z; ++z)
-        add(total, load_columns<kVector>(mine + z * layer, n, first, lane));
-    store_columns<kVector>(c + static_cast<std::size_t>(row + step) * n, n, first, lane, total);
-    // [row fused]
+    float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
+    store_columns<kVector>(partial + static_cast<std::size_t>(row + step) * n, n, first, lane,
+                           total);
 }
 // [row]
 
 }  // namespace
 
 // [row launch]
-void row_gemm(const float* a, const float* b, float* c, int m, int n, int k,
-              const step07::SplitPlan& split, hipStream_t stream) {
+void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
+                const step07::SplitPlan& split, hipStream_t stream) {
+    const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out);
     const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, kRowRows),
                       split.count);
-    const auto launch = [&](float* out, int* arrivals) {
-        const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out) &&
-                            tutorial::aligned_16(c);
-        auto kernel = vector ? row_kernel<true> : row_kernel<false>;
-        hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, c, arrivals, m,
-                           n, k, split.depth);
-        HIP_CHECK_LAUNCH();
-    };
-    if (split.count == 1) {
-        launch(c, nullptr);
-        return;
-    }
-    // One count per column of tiles; past the workspace's counts, step 07's reduction adds the
-    // partial tiles instead.
-    const bool fused = static_cast<std::size_t>(blocks.x) * blocks.y <= step07::kArrivalCounts;
-    step07::workspaces().run(
-        static_cast<std::size_t>(split.count) * m * n, stream, [&](float* partials, int* arrivals) {
-            launch(partials, fused ? arrivals : nullptr);
-            if (!fused)
-                step07::reduce_splits(partials, n, split.count, c, m, n, stream);
-        });
+    auto kernel = vector ? row_kernel<true> : row_kernel<false>;
+    hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, m, n, k,
+                       split.depth);
+    HIP_CHECK_LAUNCH();
 }
 // [row launch]
 

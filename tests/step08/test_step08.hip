@@ -11,10 +11,8 @@
 
 #include "common/device.hpp"
 #include "every_shape_gemm.hpp"
-#include "every_shape_tiles.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/kernel_suite.hpp"
-#include "workspace.hpp"
 
 using step08::Config;
 using step08::Packing;
@@ -108,27 +106,6 @@ TEST(Step08Gemm, DotTileTallestOneColumn) {
         tutorial_test::multiply_guarded(with({TileShape::t8x4, 1, Packing::off}), a, b);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
-}
-
-// Split, the 4 x 128 tile's last block of each column of tiles adds the partial tiles, with one
-// count per column of tiles in the workspace. Past its kArrivalCounts columns of tiles (n over
-// 131072) step 07's reduction adds them instead; both must give C, on the float4 path (n a
-// multiple of 4) and the scalar one, and again on a second call, which finds the counts reset.
-TEST(Step08Gemm, RowTileAddsItsRangesPastTheWorkspaceCounts) {
-    TUTORIAL_REQUIRE_GPU();
-    const int wide = static_cast<int>(step07::kArrivalCounts) * step08::kRowCols + 4;
-    for (const tutorial_test::Shape s :
-         {tutorial_test::Shape{3, wide, 40}, tutorial_test::Shape{2, wide + 1, 40},
-          tutorial_test::Shape{4, 1000, 300}}) {
-        SCOPED_TRACE(std::to_string(s.n));
-        const auto [a, b] = tutorial_test::random_operands<float>(s, 9101, 9102);
-        for (int call = 0; call < 2; ++call) {
-            const tutorial::Matrix<float> c =
-                tutorial_test::multiply_guarded(with({TileShape::t4x128, 3, Packing::off}), a, b);
-            const auto report = tutorial::verify_gemm(a, b, c);
-            EXPECT_TRUE(report.passed) << report.summary();
-        }
-    }
 }
 
 TEST(Step08Gemm, BadConfigurationsAreRejectedBeforeLaunch) {

@@ -377,7 +377,7 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
             EXPECT_NE(candidate.config.tile, TileShape::t4x128) << "5 rows";
     }
     // Fewer columns than the tile's 128, down to two: one block across, K split the most (on the
-    // H200 1 x 16 x 65536 took 0.0146 ms in 256 ranges, the 16 x 128 tile 0.0274).
+    // H200 1 x 16 x 65536 took 0.0146 ms in 256 ranges, the 128 x 32 tile 0.0274).
     for (const int n : {2, 3, 16, 64, 127}) {
         const Config narrow = step08::choose_config(1, n, 65536, kH100);
         EXPECT_EQ(narrow.tile, TileShape::t4x128) << n << " columns";

@@ -21,7 +21,6 @@ __device__ inline float a_at(const float* __restrict__ a, int m, int k, int row,
     return row < m ? a[static_cast<std::size_t>(row) * k + kk] : 0.0f;
 }
 
-// [row columns]
 // The four columns of C that thread `lane` of a block owns, from the block's first column
 // `first` on: with float4, 4 lane to 4 lane + 3; element by element, lane, lane + 32, lane + 64
 // and lane + 96, so that each scalar load of a warp still reads 32 neighbouring floats (128 bytes)
@@ -46,7 +45,6 @@ __device__ inline float4 load_columns(const float* __restrict__ line, int n, int
     }
     return value;
 }
-// [row columns]
 
 // The same four columns written; those past n are not.
 template <bool kVector>

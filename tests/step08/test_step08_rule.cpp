@@ -409,7 +409,8 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
 TEST(Step08Estimate, CountsTheRowTilesFloatsByHand) {
     // 1 x 4096 x 4096 in 32 ranges of 128: 32 x 32 = 1024 blocks, each reading 128 columns of B
     // over its 128 rows at 40 multiply-adds a float, spread over 3 blocks on each of the 132
-    // multiprocessors; the reduction moves 33 tiles of 1 x 4096 at 80 a float.
+    // multiprocessors (both of its waves, 528 and 496 blocks, have more than those 396); the
+    // reduction moves 33 tiles of 1 x 4096 at 80 a float.
     const step08::Estimate e =
         step08::estimate(1, 4096, 4096, {TileShape::t4x128, 32, Packing::automatic}, kH100);
     EXPECT_EQ(e.blocks, 1024);

@@ -7,9 +7,23 @@ if(SKIP_REASON)
     message("SKIPPED: ${SKIP_REASON}")
     return()
 endif()
+# A build of chosen targets may have left out gpu_info or the program: without gpu_info there is no
+# telling whether a GPU is visible, so that fails and names what to build instead of skipping with
+# no reason.
+foreach(needed GPU_INFO PROGRAM)
+    if(NOT EXISTS "${${needed}}")
+        get_filename_component(target "${${needed}}" NAME_WE)
+        message(FATAL_ERROR "${${needed}} does not exist: build it first "
+                            "(cmake --build <build dir> --target ${target}, or the whole project)")
+    endif()
+endforeach()
 execute_process(COMMAND "${GPU_INFO}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-    message("SKIPPED: ${out}${err}")
+    string(STRIP "${out}${err}" reason)
+    if(reason STREQUAL "")
+        set(reason "${GPU_INFO} exited with ${rc} and said nothing")
+    endif()
+    message("SKIPPED: ${reason}")
     return()
 endif()
 

@@ -46,7 +46,7 @@ constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x256, "128x256", 128, 256, 1.0},
     {TileShape::t256x128, "256x128", 256, 128, 0.95},
     {TileShape::t128x128, "128x128", 128, 128, 0.93},
-    {TileShape::t64x128, "64x128", 64, 128, 0.85},
+    {TileShape::t64x128, "64x128", 64, 128, 0.86},
     {TileShape::t64x64, "64x64", 64, 64, 0.80},
     {TileShape::t16x128, "16x128", 16, 128, 0.50},
     {TileShape::t128x32, "128x32", 128, 32, 0.75},

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <vector>
 
 #include "common/byte_size.hpp"
 #include "spare_panel_buffer.hpp"
@@ -50,6 +51,23 @@ int even_over_entries(int m, int tallest, int entries, int granule) {
     const int even = static_cast<int>(ceil_div(m, std::min<std::uint64_t>(chunks, m)));
     const int rounded = static_cast<int>(ceil_div(even, granule) * granule);
     return rounded <= tallest ? rounded : even;
+}
+
+// `total` rows (at least `pieces`, at most `pieces` x `limit`) in `pieces` chunks: one height
+// rounded up to a multiple of `granule` where that fits `limit` and leaves the last chunk a row or
+// more, the last what is left (3481 rows in two: 1792 and 1689); otherwise heights a row apart.
+std::vector<int> even_pieces(int total, int pieces, int granule, int limit) {
+    const int even = static_cast<int>(ceil_div(total, pieces));
+    const int rounded = static_cast<int>(ceil_div(even, granule) * granule);
+    std::vector<int> heights;
+    if (rounded <= limit && static_cast<long long>(rounded) * (pieces - 1) < total) {
+        heights.assign(static_cast<std::size_t>(pieces - 1), rounded);
+        heights.push_back(total - rounded * (pieces - 1));
+    } else {
+        for (int piece = 0; piece < pieces; ++piece)
+            heights.push_back(total / pieces + (piece < total % pieces ? 1 : 0));
+    }
+    return heights;
 }
 
 // The largest value in [1, limit] for which `fits` holds, or 0 when none does. `fits` must hold
@@ -256,8 +274,18 @@ Plan plan_multiply(const PlanRequest& request) {
     plan.budget_bytes = request.budget_bytes;
     plan.chunk_rows = rows;
     plan.panel_cols = cols;
-    for (int row = 0; row < m; row += rows)
-        plan.chunks.push_back({row, std::min(rows, m - row)});
+    // Full chunks, then a last round that shares what they leave: with several entries, one
+    // short chunk per entry rather than a single one, so that no entry's share falls short by a
+    // whole chunk's worth of what the others' last chunks hold.
+    const int count = static_cast<int>(ceil_div(m, rows));
+    const int last_round = m % rows != 0 && count >= request.entries ? request.entries : 1;
+    int row = 0;
+    for (int chunk = 0; chunk < count - last_round; ++chunk, row += rows)
+        plan.chunks.push_back({row, rows});
+    for (const int height : even_pieces(m - row, last_round, kGranule, rows)) {
+        plan.chunks.push_back({row, height});
+        row += height;
+    }
     for (int col = 0; col < n; col += cols)
         plan.panels.push_back({col, std::min(cols, n - col)});
     plan.buffers = buffers_for(request, rows, cols);

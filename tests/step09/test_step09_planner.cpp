@@ -99,6 +99,17 @@ long long busiest_block_rows(const Plan& plan) {
     return std::accumulate(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(most), 0LL);
 }
 
+// The block rows of the busiest entry where the entries take the chunks in turns (entry e chunks
+// e, e + entries, ...), as entries of equal speed do from the queue.
+long long block_rows_in_turns(const Plan& plan) {
+    std::vector<long long> per_entry(static_cast<std::size_t>(plan.entries), 0);
+    for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+        per_entry[i % per_entry.size()] +=
+            (plan.chunks[i].rows + step09::kGranule - 1) / step09::kGranule;
+    }
+    return *std::max_element(per_entry.begin(), per_entry.end());
+}
+
 // The chunks the busiest entry takes, as busiest_block_rows() counts them.
 long long busiest_chunks(const Plan& plan) {
     const std::size_t entries = static_cast<std::size_t>(plan.entries);
@@ -277,8 +288,9 @@ TEST(Step09Planner, PrefersTallChunksAndGranuleMultiples) {
 TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
     // n = 15001 at 1 GiB on H100s (132 multiprocessors). One entry keeps chunks of 2048 rows, the
     // last of 665. Two entries would get 4 chunks each from that plan: 64 block rows of 128 against
-    // 54. With two, the 8 chunks are ceil(15001 / 8) = 1876 rows rounded up to 1920, the last
-    // 1561: 4 x 15 = 60 block rows for the busier entry, one more than the 59 of an exact half.
+    // 54. With two, the 8 chunks are ceil(15001 / 8) = 1876 rows rounded up to 1920, and the last
+    // two share the 3481 rows left, 1792 and 1689: taken in turns, 3 x 15 + 14 = 59 block rows
+    // each, the exact half (a last chunk of 1561 alone left 60 against 58).
     PlanRequest odd = request(15001, 15001, 15001, kGiB);
     odd.multiprocessors = 132;
     const Plan alone = step09::plan_multiply(odd);
@@ -290,8 +302,11 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
     const Plan shared = step09::plan_multiply(odd);
     EXPECT_EQ(shared.chunk_rows, 1920);
     EXPECT_EQ(shared.chunks.size(), 8u);
-    EXPECT_EQ(shared.chunks.back().rows, 1561);
+    EXPECT_EQ(shared.chunks[5].rows, 1920);
+    EXPECT_EQ(shared.chunks[6].rows, 1792);
+    EXPECT_EQ(shared.chunks.back().rows, 1689);
     EXPECT_EQ(shared.panel_cols, 3072);
+    EXPECT_EQ(block_rows_in_turns(shared), 59);
     EXPECT_EQ(busiest_block_rows(shared), 60);
     Plan old_plan_on_two = alone;
     old_plan_on_two.entries = 2;
@@ -309,10 +324,18 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
         EXPECT_EQ(step09::plan_multiply(even).chunk_rows, 2048) << describe(even);
     }
 
-    // Chunk heights given by the caller are kept, however they share.
+    // Chunk heights given by the caller are kept for every chunk but the last round, which shares
+    // the 2713 rows that six chunks of 2048 leave.
     const Plan forced = step09::plan_multiply(request(15001, 15001, 15001, kGiB, 2, 2048, 0));
     EXPECT_EQ(forced.chunk_rows, 2048);
-    EXPECT_EQ(forced.chunks.back().rows, 665);
+    EXPECT_EQ(forced.chunks.size(), 8u);
+    EXPECT_EQ(forced.chunks[5].rows, 2048);
+    EXPECT_EQ(forced.chunks[6].rows, 1408);
+    EXPECT_EQ(forced.chunks.back().rows, 1305);
+    // With one entry the last chunk alone takes what is left.
+    EXPECT_EQ(
+        step09::plan_multiply(request(15001, 15001, 15001, kGiB, 1, 2048, 0)).chunks.back().rows,
+        665);
 }
 
 TEST(Step09Planner, NoEntryGetsMoreThanItsShareOfBlockRows) {

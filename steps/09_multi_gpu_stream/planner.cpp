@@ -43,9 +43,10 @@ int balanced(int total, int limit, int granule) {
 
 // The height for several entries: as many chunks as `tallest` rows need, rounded up to a multiple
 // of the entries, each ceil(m / chunks) rows rounded up to a multiple of `granule` where that still
-// fits `tallest`, and the last what is left. The queue hands each chunk to whichever entry is
-// free, so which chunks an entry gets is not known in advance, only that entries of equal speed
-// get equally many: with chunks of one height, that is equal block rows but for the last chunk's.
+// fits `tallest` (plan_multiply() then shares what is left over a last round, a chunk per entry).
+// The queue hands each chunk to whichever entry is free, so which chunks an entry gets is not
+// known in advance, only that entries of equal speed get equally many: with chunks of one height,
+// that is equal block rows but for the last round's.
 int even_over_entries(int m, int tallest, int entries, int granule) {
     const std::uint64_t chunks = ceil_div(ceil_div(m, tallest), entries) * entries;
     const int even = static_cast<int>(ceil_div(m, std::min<std::uint64_t>(chunks, m)));

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/verify.hpp"
@@ -92,6 +93,90 @@ bool exact_product(ConstMatrixView<T> a, ConstMatrixView<T> b) {
     }
 }
 
+// How far outside its bound a difference lies, for ranking the worst: a difference that is not
+// finite, or any difference where the bound is 0 (exact products), beats every ratio.
+double ratio_to_bound(double difference, double bound) {
+    if (!std::isfinite(difference))
+        return std::numeric_limits<double>::infinity();
+    if (bound > 0.0)
+        return difference / bound;
+    return difference > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
+// One sampled element of C: where it is, and (A·B)_ij and (|A|·|B|)_ij in double.
+struct Sample {
+    int row;
+    int col;
+    double product = 0.0;
+    double magnitude = 0.0;
+};
+
+// Strata of rows and of columns in C's proportions, at most `samples` cells: the cells are about
+// square, so a wrong square block need only be twice a cell's side to hold one whichever way C is
+// shaped. A C of at most `samples` elements is all cells of one element.
+std::pair<int, int> sample_grid(int m, int n, int samples) {
+    if (samples == 0 || m == 0 || n == 0)
+        return {0, 0};
+    if (static_cast<long long>(m) * n <= samples)
+        return {m, n};
+    const double square = std::sqrt(static_cast<double>(samples) * m / n);
+    const int rows =
+        static_cast<int>(std::clamp<long long>(std::llround(square), 1, std::min(m, samples)));
+    return {rows, std::clamp(samples / rows, 1, n)};
+}
+
+// One element in each cell, uniform within it. The modulo rather than a distribution, whose
+// algorithm each standard library chooses, keeps the sample the same everywhere for a seed; its
+// bias is below 2^-33 for any cell.
+std::vector<Sample> draw_sample(int m, int n, std::pair<int, int> grid, std::uint64_t seed) {
+    const auto [grid_rows, grid_cols] = grid;
+    const auto start = [](int stratum, int strata, int size) {
+        return static_cast<int>(static_cast<long long>(size) * stratum / strata);
+    };
+    std::vector<Sample> sample;
+    sample.reserve(static_cast<std::size_t>(grid_rows) * static_cast<std::size_t>(grid_cols));
+    std::mt19937_64 random(seed);
+    for (int r = 0; r < grid_rows; ++r) {
+        const int top = start(r, grid_rows, m);
+        const int height = start(r + 1, grid_rows, m) - top;
+        for (int s = 0; s < grid_cols; ++s) {
+            const int left = start(s, grid_cols, n);
+            const int width = start(s + 1, grid_cols, n) - left;
+            const auto row = top + static_cast<int>(random() % static_cast<std::uint64_t>(height));
+            const auto col = left + static_cast<int>(random() % static_cast<std::uint64_t>(width));
+            sample.push_back({row, col});
+        }
+    }
+    return sample;
+}
+
+// Computes (A·B)_ij and (|A|·|B|)_ij of every sampled element. B is walked row by row, for all
+// elements at once: a column of B read on its own is one cache line per multiply-add, while here
+// each row of B is read once, left to right when the sample is in column order, and each sampled
+// row of A stays cached across the steps of p that share its cache lines.
+template <typename T>
+void compute_sample(ConstMatrixView<T> a, ConstMatrixView<T> b, std::vector<Sample>& sample) {
+    std::sort(sample.begin(), sample.end(), [](const Sample& x, const Sample& y) {
+        return x.col != y.col ? x.col < y.col : x.row < y.row;
+    });
+    const auto k = static_cast<std::size_t>(a.cols());
+    const auto n = static_cast<std::size_t>(b.cols());
+    const int count = static_cast<int>(sample.size());
+    over_rows(count, static_cast<double>(count) * a.cols(), [&](int begin, int end) {
+        for (std::size_t p = 0; p < k; ++p) {
+            const T* b_row = b.data() + p * n;
+            for (int s = begin; s < end; ++s) {
+                Sample& element = sample[static_cast<std::size_t>(s)];
+                const auto a_value =
+                    static_cast<double>(a.data()[static_cast<std::size_t>(element.row) * k + p]);
+                const auto b_value = static_cast<double>(b_row[element.col]);
+                element.product += a_value * b_value;
+                element.magnitude += std::fabs(a_value) * std::fabs(b_value);
+            }
+        }
+    });
+}
+
 }  // namespace
 
 template <typename T>
@@ -102,12 +187,16 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
     if (options.trials < 1)
         throw std::invalid_argument("freivalds_check: at least one trial, not " +
                                     std::to_string(options.trials));
+    if (options.samples < 0)
+        throw std::invalid_argument("freivalds_check: no negative sample, not " +
+                                    std::to_string(options.samples));
     const int m = a.rows();
     const int k = a.cols();
     const int n = b.cols();
     FreivaldsReport report;
     report.exact = exact_product(a, b);
     report.rows = m;
+    report.cols = n;
     report.k = k;
     // The bounds do not depend on the signs: (|A|·|B|·1)_i and (|C|·1)_i.
     const std::vector<double> ones(static_cast<std::size_t>(n), 1.0);
@@ -147,12 +236,8 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
             const double got = cx[r * t + s];
             const double difference = std::fabs(got - abx[r * t + s]);
             const bool ok = std::isfinite(got) && difference <= bound;
-            const double ratio = !std::isfinite(difference)
-                                     ? std::numeric_limits<double>::infinity()
-                                 : bound > 0.0      ? difference / bound
-                                 : difference > 0.0 ? std::numeric_limits<double>::infinity()
-                                                    : 0.0;
-            if (ratio > worst_ratio || (!ok && report.passed)) {
+            const double ratio = ratio_to_bound(difference, bound);
+            if (ratio > worst_ratio || (!ok && report.rows_passed)) {
                 worst_ratio = ratio;
                 report.worst_trial = s;
                 report.worst_row = i;
@@ -160,9 +245,37 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
                 report.worst_bound = bound;
             }
             if (!ok)
-                report.passed = false;
+                report.rows_passed = false;
         }
     }
+    // The slack of the sample's own double arithmetic: one sum of K products per element.
+    const double sample_slack =
+        report.exact ? 0.0 : 2.0 * gamma_k(k, std::numeric_limits<double>::epsilon() / 2.0);
+    const std::pair<int, int> grid = sample_grid(m, n, options.samples);
+    std::vector<Sample> sample = draw_sample(m, n, grid, options.seed);
+    compute_sample(a, b, sample);
+    report.grid_rows = grid.first;
+    report.grid_cols = grid.second;
+    report.sampled = static_cast<int>(sample.size());
+    worst_ratio = -1.0;
+    for (const Sample& element : sample) {
+        const auto got = static_cast<double>(c(element.row, element.col));
+        const double difference = std::fabs(got - element.product);
+        const double bound =
+            factor * element.magnitude + sample_slack * (element.magnitude + std::fabs(got));
+        const bool ok = std::isfinite(got) && difference <= bound;
+        const double ratio = ratio_to_bound(difference, bound);
+        if (ratio > worst_ratio || (!ok && report.sample_failures == 0)) {
+            worst_ratio = ratio;
+            report.sample_worst_row = element.row;
+            report.sample_worst_col = element.col;
+            report.sample_worst_difference = difference;
+            report.sample_worst_bound = bound;
+        }
+        if (!ok)
+            ++report.sample_failures;
+    }
+    report.passed = report.rows_passed && report.sample_failures == 0;
     return report;
 }
 
@@ -173,14 +286,36 @@ std::string FreivaldsReport::summary() const {
         << (trials == 1 ? " trial" : " trials")
         << " of C·x against A·(B·x) with random signs x, all " << rows << " rows";
     if (exact) {
-        out << (passed ? " equal" : " not all equal");
+        out << (rows_passed ? " equal" : " not all equal");
     } else {
-        out << (passed ? " within" : " not all within")
+        out << (rows_passed ? " within" : " not all within")
             << " |C·x - A·(B·x)|_i <= 2 gamma_K (|A||B|·1)_i, K = " << k;
     }
-    if (worst_row >= 0 && !(passed && exact)) {
+    if (worst_row >= 0 && !(rows_passed && exact)) {
         out << "; worst row " << worst_row << " (trial " << worst_trial + 1 << "): difference "
             << worst_difference << ", bound " << worst_bound;
+    }
+    if (sampled == 0)
+        return out.str();
+    const bool sample_passed = sample_failures == 0;
+    out << "; ";
+    if (!sample_passed)
+        out << sample_failures << " of ";
+    if (static_cast<long long>(rows) * cols == sampled)
+        out << "all " << sampled << " elements";
+    else
+        out << sampled << " sampled elements";
+    if (exact) {
+        out << (sample_passed ? " equal" : " not equal");
+    } else {
+        out << (sample_passed ? " within" : " outside")
+            << " |c_ij - (AB)_ij| <= 2 gamma_K (|A||B|)_ij";
+    }
+    if (!sample_passed) {
+        out << ", worst C(" << sample_worst_row << ", " << sample_worst_col << "): difference "
+            << sample_worst_difference;
+        if (!exact)
+            out << ", bound " << sample_worst_bound;
     }
     return out.str();
 }

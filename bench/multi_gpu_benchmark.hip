@@ -341,6 +341,11 @@ int main(int argc, char** argv) {
     app.add_option("--panel-copy", settings.panel_copy,
                    "how panels of B reach the devices: " + step09::panel_copy_choices() +
                        " (default " + settings.panel_copy + ")");
+    app.add_option("--share-panels", settings.share_panels,
+                   "on: devices that can read each other's memory share each panel of B, each "
+                   "bringing its share of the rows from the host (the default); off: each brings "
+                   "whole panels")
+        ->check(CLI::IsMember({"on", "off"}));
     app.add_option("--json", settings.json_path, "also write the results to this JSON file");
     app.add_option("--trace", settings.trace_path,
                    "also write every copy and kernel of the last run of each streamed row to this "

@@ -40,7 +40,7 @@ void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
         const step09::Plan& plan = statistics.plan;
         const auto [busy, hidden] = overlap(statistics);
         int panel_copies = 0, panels_by_kernel = 0;
-        std::uint64_t bytes_in = 0;
+        std::uint64_t bytes_in = 0, bytes_from_peers = 0;
         double setup = 0.0, teardown = 0.0, span = 0.0;
         std::vector<int> chunks;
         for (const step09::EntryStatistics& entry : statistics.entries) {
@@ -48,6 +48,7 @@ void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
             panel_copies += entry.panel_copies;
             panels_by_kernel += entry.panels_by_kernel;
             bytes_in += entry.bytes_to_device;
+            bytes_from_peers += entry.bytes_from_peers;
             setup = std::max(setup, entry.setup_ms);
             teardown = std::max(teardown, entry.teardown_ms);
             span = std::max(span, entry.span_ms);
@@ -60,6 +61,8 @@ void write_row_json(std::ostream& out, const Measurement& m, int run_n) {
             << tutorial::join(chunks, ", ") << "], \"panel_copies\": " << panel_copies
             << ", \"panels_by_kernel\": " << panels_by_kernel
             << ", \"bytes_to_device\": " << bytes_in
+            << ", \"panels_shared\": " << (statistics.panels_shared ? "true" : "false")
+            << ", \"bytes_from_peers\": " << bytes_from_peers
             << ", \"device_span_ms\": " << json_number(span)
             << ", \"host_setup_ms\": " << json_number(setup)
             << ", \"host_teardown_ms\": " << json_number(teardown);
@@ -94,6 +97,7 @@ void write_json(const Settings& settings, const RunFacts& facts,
         << ",\n  \"device_memory_bytes\": " << facts.device_memory_total
         << ",\n  \"host_memory_available_bytes\": " << facts.host_memory_available
         << ",\n  \"panel_copy\": " << json_text(settings.panel_copy)
+        << ",\n  \"share_panels\": " << json_text(settings.share_panels)
         << ",\n  \"warmup\": " << settings.warmup
         << ",\n  \"complete\": " << (complete ? "true" : "false") << ",\n  \"results\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {

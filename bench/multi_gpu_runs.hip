@@ -130,6 +130,7 @@ step09::MultiGpuOptions stream_options(step09::InnerKernel inner, const std::vec
     options.panel_cols = settings.panel_cols;
     options.host_memory = step09::HostMemory::pinned;
     options.panel_copy = step09::parse_panel_copy(settings.panel_copy);
+    options.share_panels = settings.share_panels == "on";
     return options;
 }
 
@@ -158,6 +159,9 @@ Measurement measure_stream(const step09::Plan& plan, const step09::MultiGpuOptio
         result.statistics = step09::gemm(inputs.host_a.get(), inputs.host_b.get(),
                                          inputs.host_c.get(), plan, options, workspace);
     });
+    if (devices.size() > 1)
+        std::cout << "  panels of B on " << tutorial::join(devices, ",") << ": "
+                  << result.statistics->panel_sharing << std::endl;
     return result;
 }
 

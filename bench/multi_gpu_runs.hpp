@@ -40,6 +40,7 @@ struct Settings {
     int chunk_rows = 0;
     int panel_cols = 0;
     std::string panel_copy = step09::panel_copy_name(step09::PanelCopy::first_by_kernel);
+    std::string share_panels = "on";  // on: devices that can share panels of B do (off: never)
     std::string json_path;
     std::string trace_path;
     std::string commit = "unknown";

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "common/hip_check.hpp"
@@ -23,6 +24,7 @@
 #include "inner_kernel.hpp"
 #include "operation_log.hpp"
 #include "panel_copy.hpp"
+#include "panel_exchange.hpp"
 #include "schedule.hpp"
 
 namespace step09 {
@@ -76,7 +78,8 @@ struct PanelCopyEvents {
 // last tile whose kernel read it (worker-local indices, kNone for none).
 struct HeldPanel {
     int panel = -1;
-    std::size_t filled_by = kNone;  // into the worker's panel copies
+    std::size_t filled_by = kNone;    // into the worker's panel copies
+    std::size_t shared_copy = kNone;  // its copy's index in the PanelExchange, if shared
     PerLane last_read_by = no_tiles();
 
     // One more than the last tile that read it on any stream, 0 when none did (kNone + 1 wraps to
@@ -103,6 +106,8 @@ class Worker {
         // What the first copies and kernel need; run() allocates the rest while they run.
         buffers_.allocate_first(plan_, device_, copy_in_.get());
         held_panels_.resize(buffers_.b.size());
+        if (job_.exchange != nullptr)
+            shared_steps_ = steps_every_worker_runs();
     }
 
     // Waits for the streams: nothing may still copy into the buffers when they are reused or
@@ -119,7 +124,9 @@ class Worker {
 
   private:
     bool take_chunk(std::size_t step = 0);
-    std::size_t bring_panel(int panel_index, std::size_t oldest);
+    std::size_t steps_every_worker_runs() const;
+    std::size_t bring_panel(int panel_index, std::size_t oldest, bool shared);
+    void copy_shares(float* to, int pitch, int cols, std::size_t copy);
     void enqueue_tile(std::size_t local, int panel_index, std::size_t b_buffer);
     void copy_rows_of_a(std::size_t local, int first, int rows);
     std::vector<std::size_t> computing_in(std::size_t step) const;
@@ -150,6 +157,11 @@ class Worker {
     std::deque<PanelCopyEvents> panel_copies_;
     std::vector<std::size_t> step_tiles_;  // the first tile of each step
     OperationLog log_;                     // every copy and kernel, for the statistics
+    // Shared panels (panel_exchange.hpp): the copies of the steps before shared_steps_ are shared
+    // with the other workers, shared_copies_ of them so far, and peer_bytes_ came from them.
+    std::size_t shared_steps_ = 0;
+    std::size_t shared_copies_ = 0;
+    std::uint64_t peer_bytes_ = 0;
     // [worker state]
 };
 
@@ -169,7 +181,8 @@ void Worker::run() {
         if (before.empty())
             break;  // join_step() leaves no step empty before the last chunk is done
         const int panel = static_cast<int>(step % panels);
-        const std::size_t b_buffer = bring_panel(panel, chunks_[before.front()].index);
+        const std::size_t b_buffer =
+            bring_panel(panel, chunks_[before.front()].index, /*shared=*/step < shared_steps_);
         if (step == 0) {
             chunks_[0].rows_of_a.copy_rest(
                 [&](int first, int rows) { copy_rows_of_a(0, first, rows); }, copy_in_.get());
@@ -199,10 +212,13 @@ void Worker::run() {
 bool Worker::take_chunk(std::size_t step) {
     if (job_.stop.load())
         return false;
-    const std::size_t index = job_.next_chunk.fetch_add(1);
+    const std::size_t local = chunks_.size(), buffers = buffers_.a.size();
+    // Workers that share panels run the same steps: the chunks are dealt in turns.
+    const std::size_t index = job_.exchange != nullptr ? static_cast<std::size_t>(entry_) +
+                                                             local * job_.options.devices.size()
+                                                       : job_.next_chunk.fetch_add(1);
     if (index >= plan_.chunks.size())
         return false;
-    const std::size_t local = chunks_.size(), buffers = buffers_.a.size();
     TakenChunk& taken = chunks_.emplace_back();
     taken.index = index;
     taken.buffer = local % buffers;
@@ -226,9 +242,11 @@ bool Worker::take_chunk(std::size_t step) {
 // [bring panel]
 // Returns the buffer that holds panel `panel_index` of B, copying it in first unless a buffer
 // holds it already (only when there are no more panels than buffers). The copy goes into the
-// buffer used longest ago, once the kernels that read it are done. `oldest` (an index into
-// Plan::chunks) is the chunk the copy is listed under in the timeline.
-std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
+// buffer used longest ago, once the kernels that read it are done (and, where it held a shared
+// copy, once the other workers have copied their shares out of it). A `shared` copy brings only
+// this worker's share of the rows from the host and the rest from the others (copy_shares()).
+// `oldest` (an index into Plan::chunks) is the chunk the copy is listed under in the timeline.
+std::size_t Worker::bring_panel(int panel_index, std::size_t oldest, bool shared) {
     auto held = std::find_if(held_panels_.begin(), held_panels_.end(),
                              [&](const HeldPanel& h) { return h.panel == panel_index; });
     if (held != held_panels_.end())
@@ -238,13 +256,30 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
         [](const HeldPanel& x, const HeldPanel& y) { return x.last_use() < y.last_use(); });
     for (const std::size_t reader : held->last_read_by)
         wait_for_tile(reader, copy_in_.get());
+    if (held->shared_copy != kNone) {
+        // The other workers may still be copying their shares out of it.
+        for (std::size_t other = 0; other < job_.options.devices.size(); ++other) {
+            if (other != static_cast<std::size_t>(entry_))
+                job_.exchange->wait_until_pulled(other, held->shared_copy, copy_in_.get());
+        }
+    }
     const std::size_t b_buffer = static_cast<std::size_t>(held - held_panels_.begin());
     float* to = buffers_.b[b_buffer].get();
     const Panel& panel = plan_.panels[static_cast<std::size_t>(panel_index)];
     const int k = plan_.k, pitch = stored(panel.cols);  // pitch: elements per stored row
     PanelCopyEvents& copy = panel_copies_.emplace_back();
     copy.start.record(copy_in_.get());
-    panel_copier_.copy(panel.first_col, panel.cols, k, to, pitch, copy_in_.get());
+    const std::size_t shared_copy = shared ? shared_copies_++ : kNone;
+    if (shared) {
+        const RowShare mine = row_share(k, entry_, static_cast<int>(job_.options.devices.size()));
+        if (mine.count > 0) {  // k smaller than the entries leaves some without rows
+            panel_copier_.copy(panel.first_col, panel.cols, mine.first, mine.count,
+                               to + elements(mine.first, pitch), pitch, copy_in_.get());
+        }
+        copy_shares(to, pitch, panel.cols, shared_copy);
+    } else {
+        panel_copier_.copy(panel.first_col, panel.cols, 0, k, to, pitch, copy_in_.get());
+    }
     if (stored(k) != k) {
         // The padding rows meet A's zero columns: they must be zeros too (0 x NaN is NaN). The
         // buffer held other panels, of other widths, before: zero them for this one.
@@ -256,9 +291,52 @@ std::size_t Worker::bring_panel(int panel_index, std::size_t oldest) {
     *held = HeldPanel{};
     held->panel = panel_index;
     held->filled_by = panel_copies_.size() - 1;
+    held->shared_copy = shared_copy;
     return b_buffer;
 }
 // [bring panel]
+
+// [copy shares]
+// After this worker's share of shared copy `copy` is queued into `to`: publishes it, copies every
+// other worker's share out of that worker's buffer once it is there, and publishes that it has.
+void Worker::copy_shares(float* to, int pitch, int cols, std::size_t copy) {
+    PanelExchange& exchange = *job_.exchange;
+    const int entries = static_cast<int>(job_.options.devices.size());
+    Event arrived(hipEventDisableTiming);
+    arrived.record(copy_in_.get());
+    exchange.publish_share(static_cast<std::size_t>(entry_), copy, to, std::move(arrived));
+    for (int other = 0; other < entries; ++other) {
+        if (other == entry_)
+            continue;
+        const RowShare theirs = row_share(plan_.k, other, entries);
+        if (theirs.count == 0)
+            continue;
+        const float* from =
+            exchange.wait_for_share(static_cast<std::size_t>(other), copy, copy_in_.get());
+        const std::size_t offset = elements(theirs.first, pitch);
+        HIP_CHECK(hipMemcpyAsync(to + offset, from + offset,
+                                 elements(theirs.count, pitch) * sizeof(float),
+                                 hipMemcpyDeviceToDevice, copy_in_.get()));
+        peer_bytes_ += elements(theirs.count, cols) * sizeof(float);
+    }
+    Event pulled(hipEventDisableTiming);
+    pulled.record(copy_in_.get());
+    exchange.publish_pulled(static_cast<std::size_t>(entry_), copy, std::move(pulled));
+}
+// [copy shares]
+
+// The steps that every worker runs when the chunks are dealt in turns: entry e takes
+// ceil((chunks - e) / entries) of them, and its last one computes for a pass of B after joining.
+std::size_t Worker::steps_every_worker_runs() const {
+    const std::size_t entries = job_.options.devices.size(), chunks = plan_.chunks.size();
+    const std::size_t panels = plan_.panels.size();
+    std::size_t steps = SIZE_MAX;
+    for (std::size_t e = 0; e < entries && e < chunks; ++e) {
+        const std::size_t taken = (chunks - e + entries - 1) / entries;
+        steps = std::min(steps, join_step(taken - 1, panels) + panels);
+    }
+    return chunks < entries ? 0 : steps;
+}
 
 // [enqueue tile]
 void Worker::enqueue_tile(std::size_t local, int panel_index, std::size_t b_buffer) {
@@ -379,6 +457,8 @@ EntryStatistics Worker::statistics() const {
     result.entry = entry_;
     result.device = device_;
     result.panels_by_kernel = panel_copier_.by_kernel();
+    result.bytes_to_device -= peer_bytes_;  // the log counts whole panels
+    result.bytes_from_peers = peer_bytes_;
     result.bytes_allocated = buffers_.bytes_allocated();
     return result;
 }

@@ -9,6 +9,7 @@
 
 #include "chunk_workspace.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "panel_exchange.hpp"
 
 namespace step09 {
 
@@ -21,6 +22,9 @@ struct Job {
     const MultiGpuOptions& options;
     std::atomic<std::size_t> next_chunk{0};  ///< the queue: the next chunk nobody has taken
     std::atomic<bool> stop{false};           ///< set when a worker fails: the others stop taking
+    /// Where the workers share panels of B (panel_exchange.hpp); null when each brings its own.
+    /// With it the chunks are dealt in turns instead of taken from the queue.
+    PanelExchange* exchange = nullptr;
 };
 
 /// Moments of a worker's life on the host clock, for its set-up and tear-down times.

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -20,6 +22,7 @@
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "host_registration.hpp"
+#include "panel_exchange.hpp"
 
 namespace step09 {
 namespace {
@@ -93,6 +96,24 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
     std::vector<Workspace::Entry*> buffers;  // taken here: the workspace grows on this thread only
     for (std::size_t entry = 0; entry < entries; ++entry)
         buffers.push_back(&workspace.entry(entry));
+    // Shared panels: the workers then run in step, each waiting for the others' shares.
+    std::unique_ptr<PanelExchange> exchange;
+    if (options.share_panels) {
+        const std::optional<std::string> why_not =
+            plan.chunks.size() < entries ? std::optional<std::string>("fewer chunks than entries")
+                                         : enable_panel_sharing(options.devices);
+        if (!why_not) {
+            exchange = std::make_unique<PanelExchange>(entries, job.stop);
+            job.exchange = exchange.get();
+        }
+        result.panel_sharing =
+            why_not ? "each device brings whole panels (not shared: " + *why_not + ")"
+                    : "shared: each device brings its share of a panel's rows from the host, the "
+                      "rest from the other devices";
+    } else {
+        result.panel_sharing = "each device brings whole panels (sharing off)";
+    }
+    result.panels_shared = exchange != nullptr;
     std::vector<std::exception_ptr> errors(entries);
     std::vector<std::thread> threads;
     auto join_all = [&] {
@@ -104,6 +125,8 @@ GemmStatistics gemm(const float* a, const float* b, float* c, const Plan& plan,
             threads.emplace_back([&, entry] {
                 try {
                     work(job, static_cast<int>(entry), *buffers[entry], result.entries[entry]);
+                } catch (const WorkerStopped&) {
+                    // Stopped by another worker's failure, which is the error to report.
                 } catch (...) {
                     errors[entry] = std::current_exception();
                     job.stop = true;

@@ -51,6 +51,11 @@ struct MultiGpuOptions {
     /// How panels of B reach the devices. The kernel needs B in page-locked memory that the
     /// device can address; where it is not, the copy engine brings every panel.
     PanelCopy panel_copy = PanelCopy::first_by_kernel;
+    /// Whether devices that can read each other's memory share panels of B (panel_exchange.hpp):
+    /// each brings its share of a panel's rows from the host and the rest from the others. Needs
+    /// two entries or more, no device listed twice, peer access between every pair and a chunk for
+    /// every entry; otherwise each device brings whole panels, as with false.
+    bool share_panels = true;
 };
 
 /// One copy or kernel on a device entry's timeline.
@@ -73,19 +78,20 @@ struct Operation {
 /// busy from the event recorded just before it in its stream to the one just after it, which
 /// includes any time it queued behind other work on the device.
 struct EntryStatistics {
-    int entry = 0;                      ///< index into MultiGpuOptions::devices
-    int device = 0;                     ///< the device id
-    int chunks = 0;                     ///< chunks this entry took from the queue
-    long long rows = 0;                 ///< rows of C it computed
-    int tiles = 0;                      ///< chunk x panel multiplies it ran
-    int panel_copies = 0;               ///< panels of B it copied in (the others were still there)
-    int panels_by_kernel = 0;           ///< of those, brought by gather_rows() (see PanelCopy)
-    std::uint64_t bytes_to_device = 0;  ///< A chunks and B panels copied in
-    std::uint64_t bytes_to_host = 0;    ///< C tiles copied back
-    double span_ms = 0.0;               ///< from the first copy in to the last copy out
-    double compute_ms = 0.0;            ///< time at least one kernel was busy
-    double copy_ms = 0.0;               ///< time at least one copy (in or out) was busy
-    double hidden_copy_ms = 0.0;        ///< copy time during which a kernel was busy as well
+    int entry = 0;                       ///< index into MultiGpuOptions::devices
+    int device = 0;                      ///< the device id
+    int chunks = 0;                      ///< chunks this entry took from the queue
+    long long rows = 0;                  ///< rows of C it computed
+    int tiles = 0;                       ///< chunk x panel multiplies it ran
+    int panel_copies = 0;                ///< panels of B it copied in (the others were still there)
+    int panels_by_kernel = 0;            ///< of those, brought by gather_rows() (see PanelCopy)
+    std::uint64_t bytes_to_device = 0;   ///< A chunks and B panels copied in from the host
+    std::uint64_t bytes_from_peers = 0;  ///< shares of panels of B copied from other devices
+    std::uint64_t bytes_to_host = 0;     ///< C tiles copied back
+    double span_ms = 0.0;                ///< from the first copy in to the last copy out
+    double compute_ms = 0.0;             ///< time at least one kernel was busy
+    double copy_ms = 0.0;                ///< time at least one copy (in or out) was busy
+    double hidden_copy_ms = 0.0;         ///< copy time during which a kernel was busy as well
     double setup_ms = 0.0;     ///< host time before the first copy: streams, handles, first buffers
     double teardown_ms = 0.0;  ///< host time after the last operation: statistics, freeing
     /// Device memory this call allocated for the entry: its plan's buffers, or 0 when a Workspace
@@ -101,8 +107,10 @@ struct EntryStatistics {
 struct GemmStatistics {
     Plan plan;  ///< with the budget per entry it was made for
     std::vector<EntryStatistics> entries;
-    double wall_ms = 0.0;     ///< host time of the whole call, transfers and set-up included
-    std::string host_memory;  ///< how the host matrices were treated, in words
+    double wall_ms = 0.0;        ///< host time of the whole call, transfers and set-up included
+    std::string host_memory;     ///< how the host matrices were treated, in words
+    bool panels_shared = false;  ///< whether the devices shared panels of B
+    std::string panel_sharing;   ///< how panels of B reached the devices, in words
 };
 
 /// Device buffers kept from one call of gemm() to the next, like the workspace a BLAS handle keeps,
@@ -159,7 +167,8 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options);
 /// and copies each tile of C back as soon as it is done. A worker computes two chunks at a time,
 /// and both multiply every panel it copies, so each panel crosses the host link once for two
 /// chunks; the copies of the next panel and of the next chunk overlap the multiply of the current
-/// ones. Nothing passes between devices, so peer access is never needed.
+/// ones. Where the devices can read each other's memory they share each panel instead (see
+/// MultiGpuOptions::share_panels), and the chunks are dealt in turns rather than queued.
 ///
 /// Errors: std::invalid_argument for negative sizes, null pointers and what plan_for() refuses;
 /// tutorial::RuntimeFailure for what goes wrong on a device (out of memory, a failed HIP call),

@@ -116,20 +116,22 @@ PanelCopier::PanelCopier(PanelCopy how, const float* b, int n, int device)
 }
 
 // [panel copier]
-void PanelCopier::copy(int first_col, int cols, int k, float* to, int to_pitch,
+void PanelCopier::copy(int first_col, int cols, int first_row, int rows, float* to, int to_pitch,
                        hipStream_t stream) {
+    const std::size_t first = static_cast<std::size_t>(first_row) * static_cast<std::size_t>(n_) +
+                              static_cast<std::size_t>(first_col);
     ++copies_;  // this one included
     const bool first_ones = how_ == PanelCopy::first_by_kernel && copies_ <= kPanelsByKernel;
     if (b_view_ != nullptr && (how_ == PanelCopy::kernel || first_ones)) {
         // The first panel has the device to itself; later ones share it with the multiply.
         const int blocks =
             copies_ == 1 ? kFirstPanelBlocksPerMultiprocessor * multiprocessors_ : multiprocessors_;
-        gather_rows(b_view_ + first_col, static_cast<std::size_t>(n_), to,
-                    static_cast<std::size_t>(to_pitch), k, cols, blocks, stream);
+        gather_rows(b_view_ + first, static_cast<std::size_t>(n_), to,
+                    static_cast<std::size_t>(to_pitch), rows, cols, blocks, stream);
         ++by_kernel_;
     } else {
-        HIP_CHECK(hipMemcpy2DAsync(to, to_pitch * sizeof(float), b_ + first_col, n_ * sizeof(float),
-                                   cols * sizeof(float), k, hipMemcpyHostToDevice, stream));
+        HIP_CHECK(hipMemcpy2DAsync(to, to_pitch * sizeof(float), b_ + first, n_ * sizeof(float),
+                                   cols * sizeof(float), rows, hipMemcpyHostToDevice, stream));
     }
 }
 // [panel copier]

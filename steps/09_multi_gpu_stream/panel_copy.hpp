@@ -64,9 +64,10 @@ class PanelCopier {
     /// For B (row-major, n columns) in host memory at `b`, on `device`, which must be current.
     PanelCopier(PanelCopy how, const float* b, int n, int device);
 
-    /// Queues on `stream` the copy of columns [first_col, first_col + cols) of B's first `k` rows
-    /// into device memory at `to`, its rows `to_pitch` elements apart.
-    void copy(int first_col, int cols, int k, float* to, int to_pitch, hipStream_t stream);
+    /// Queues on `stream` the copy of columns [first_col, first_col + cols) of `rows` rows of B,
+    /// from row `first_row` on, into device memory at `to`, its rows `to_pitch` elements apart.
+    void copy(int first_col, int cols, int first_row, int rows, float* to, int to_pitch,
+              hipStream_t stream);
 
     /// How many of the panels it copied came by gather_rows().
     int by_kernel() const { return by_kernel_; }

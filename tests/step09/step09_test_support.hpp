@@ -185,8 +185,8 @@ inline void expect_ordered(const step09::EntryStatistics& entry, int a_buffers, 
 }
 
 /// The statistics must add up to the plan: every chunk taken once, every byte of C sent home
-/// once, each entry's copies in equal to its chunks of A plus the panels of B it copied, and its
-/// timeline in the order the events impose.
+/// once, each entry's copies in (from the host and from the other devices) equal to its chunks of A
+/// plus the panels of B it copied, and its timeline in the order the events impose.
 inline void expect_consistent(const step09::GemmStatistics& statistics, int m, int n, int k) {
     const step09::Plan& plan = statistics.plan;
     const std::uint64_t e = sizeof(float);
@@ -214,8 +214,12 @@ inline void expect_consistent(const step09::GemmStatistics& statistics, int m, i
         }
         EXPECT_EQ(kernels, entry.tiles) << "entry " << entry.entry;
         EXPECT_EQ(copies_b, entry.panel_copies) << "entry " << entry.entry;
-        EXPECT_EQ(entry.bytes_to_device, static_cast<std::uint64_t>(entry.rows) * k * e + b_bytes)
+        // Shared panels come partly from the other devices: the two add up to the panels copied.
+        EXPECT_EQ(entry.bytes_to_device + entry.bytes_from_peers,
+                  static_cast<std::uint64_t>(entry.rows) * k * e + b_bytes)
             << "entry " << entry.entry;
+        if (!statistics.panels_shared)
+            EXPECT_EQ(entry.bytes_from_peers, 0u) << "entry " << entry.entry;
         EXPECT_LE(entry.compute_ms, entry.span_ms + 1e-3) << "entry " << entry.entry;
         EXPECT_LE(entry.hidden_copy_ms, entry.copy_ms + 1e-3) << "entry " << entry.entry;
         expect_ordered(entry, plan.buffers.a_buffers, plan.buffers.b_buffers);

@@ -107,6 +107,56 @@ TEST(Step09MultiGpuBalance, BothDevicesTakeChunks) {
     }
 }
 
+TEST(Step09MultiGpuSharedPanels, EachDeviceBringsItsShareAndTheProductIsTheSame) {
+    REQUIRE_TWO_GPUS();
+    warm_up_two_devices();
+    // Odd sizes (k = 1037 rows of B split 518 / 519), several chunks and panels per device, and
+    // panels that come back into buffers the other device has copied from.
+    const int m = 1031, n = 1025, k = 1037;
+    Matrix<float> a(m, k), b(k, n);
+    tutorial::fill_random(a, 51);
+    tutorial::fill_random(b, 52);
+    MultiGpuOptions options;
+    options.devices = {0, 1};
+    options.chunk_rows = 64;
+    options.panel_cols = 100;
+    step09::GemmStatistics shared, alone;
+    const Matrix<float> c_shared = step09_test::multiply(a, b, options, &shared);
+    if (!shared.panels_shared)
+        GTEST_SKIP() << "devices 0 and 1 cannot share panels: " << shared.panel_sharing;
+    options.share_panels = false;
+    const Matrix<float> c_alone = step09_test::multiply(a, b, options, &alone);
+    EXPECT_FALSE(alone.panels_shared);
+    for (const auto* c : {&c_shared, &c_alone}) {
+        const auto report = tutorial::verify_gemm(a, b, *c);
+        EXPECT_TRUE(report.passed) << report.summary();
+    }
+    step09_test::expect_consistent(shared, m, n, k);
+    step09_test::expect_consistent(alone, m, n, k);
+    std::uint64_t host_shared = 0, host_alone = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+        // Dealt in turns: 17 chunks, 9 and 8.
+        EXPECT_EQ(shared.entries[i].chunks, i == 0 ? 9 : 8);
+        EXPECT_GT(shared.entries[i].bytes_from_peers, 0u) << "entry " << i;
+        host_shared += shared.entries[i].bytes_to_device;
+        host_alone += alone.entries[i].bytes_to_device;
+    }
+    EXPECT_LT(host_shared, host_alone);
+}
+
+TEST(Step09MultiGpuSharedPanels, ADeviceListedTwiceDoesNotShare) {
+    REQUIRE_TWO_GPUS();
+    warm_up_two_devices();
+    step09_test::HostProduct product({300, 257, 129}, 53);
+    MultiGpuOptions options;
+    options.devices = {0, 1, 0};
+    options.chunk_rows = 32;
+    const step09::GemmStatistics statistics = product.multiply(options);
+    EXPECT_FALSE(statistics.panels_shared);
+    EXPECT_NE(statistics.panel_sharing.find("device 0 is listed twice"), std::string::npos)
+        << statistics.panel_sharing;
+}
+
 TEST(Step09MultiGpuFaults, AllocationFailureOnTheSecondDevice) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();

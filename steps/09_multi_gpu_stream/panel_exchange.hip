@@ -15,7 +15,7 @@ RowShare row_share(int k, int entry, int entries) {
     return {boundary(entry), boundary(entry + 1) - boundary(entry)};
 }
 
-std::optional<std::string> enable_panel_sharing(const std::vector<int>& devices) {
+std::optional<std::string> panel_sharing_unavailable(const std::vector<int>& devices) {
     if (devices.size() < 2)
         return "one device entry";
     for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -33,6 +33,12 @@ std::optional<std::string> enable_panel_sharing(const std::vector<int>& devices)
             }
         }
     }
+    return std::nullopt;
+}
+
+std::optional<std::string> enable_panel_sharing(const std::vector<int>& devices) {
+    if (std::optional<std::string> why_not = panel_sharing_unavailable(devices))
+        return why_not;
     int current = 0;
     HIP_CHECK(hipGetDevice(&current));
     std::optional<std::string> why_not;

@@ -31,8 +31,11 @@ RowShare row_share(int k, int entry, int entries);
 
 /// Why the entries of `devices` cannot share panels, or nothing when they can: at least two
 /// entries, no device listed twice (a device's entries would copy from themselves), and every
-/// device able to read every other's memory. Where they can, peer access is enabled between every
-/// pair (kept for the process, as the runtime keeps it). Leaves the current device as it was.
+/// device able to read every other's memory.
+std::optional<std::string> panel_sharing_unavailable(const std::vector<int>& devices);
+
+/// panel_sharing_unavailable(), and where they can share, peer access enabled between every pair
+/// (kept for the process, as the runtime keeps it). Leaves the current device as it was.
 std::optional<std::string> enable_panel_sharing(const std::vector<int>& devices);
 
 /// Thrown by a wait of PanelExchange when another worker failed, so that this one unwinds without

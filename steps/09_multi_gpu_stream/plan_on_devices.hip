@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "multi_gpu_gemm.hpp"
+#include "panel_exchange.hpp"
 
 namespace step09 {
 
@@ -60,6 +61,8 @@ Plan plan_for(int m, int n, int k, const MultiGpuOptions& options) {
     request.budget_bytes = resolve_budget(options);
     request.chunk_rows = options.chunk_rows;
     request.panel_cols = options.panel_cols;
+    // Entries that will share panels are dealt the chunks in turns (as gemm() decides it too).
+    request.in_turns = options.share_panels && !panel_sharing_unavailable(options.devices);
     for (const int device : options.devices) {
         int count = 0;
         HIP_CHECK(hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount, device));

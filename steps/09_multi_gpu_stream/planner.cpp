@@ -241,10 +241,18 @@ Plan plan_multiply(const PlanRequest& request) {
 
     if (request.multiprocessors > 0 && request.chunk_rows == 0 && request.panel_cols == 0 &&
         rows > 0 && cols > 0 && fits(rows, cols)) {
-        // A kernel takes as long as its waves of blocks, full or not: fill whole waves. With
-        // several entries the even chunk height stays, and only the panel width is fitted.
+        // A kernel takes as long as its waves of blocks, full or not: fill whole waves. Entries
+        // dealt chunks in turns may also take the tallest whole-block chunks where their number
+        // is a multiple of the entries: the last round then evens out what each gets. Entries
+        // that take chunks from the queue keep the even height, and only the panel width is
+        // fitted, since one of them may take the tallest chunks of all.
+        const int whole_rows = tallest_rows / kWaveTileRows * kWaveTileRows;
+        const bool whole_share_evenly =
+            request.entries == 1 ||
+            (request.in_turns && whole_rows > 0 &&
+             ceil_div(m, whole_rows) % static_cast<std::uint64_t>(request.entries) == 0);
         std::tie(rows, cols) =
-            fit_to_waves(m, n, {rows, cols}, request.entries > 1 ? 0 : tallest_rows,
+            fit_to_waves(m, n, {rows, cols}, whole_share_evenly ? tallest_rows : 0,
                          request.multiprocessors, fits);
     }
 

@@ -65,6 +65,10 @@ struct PlanRequest {
     /// Multiprocessors of the device (the fewest over the entries); 0 when unknown. When known,
     /// the planner sizes chunks and panels so that the steps fill whole waves (wave_fit.hpp).
     int multiprocessors = 0;
+    /// The entries are dealt the chunks in turns (they share panels, panel_exchange.hpp) rather
+    /// than taking them from the queue: then the tallest chunks may stay where their number is a
+    /// multiple of the entries, since the last round evens out what each entry gets.
+    bool in_turns = false;
 };
 
 /// Rows [first_row, first_row + rows) of A and C.

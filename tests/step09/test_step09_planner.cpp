@@ -312,6 +312,21 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
     old_plan_on_two.entries = 2;
     EXPECT_EQ(busiest_block_rows(old_plan_on_two), 64);
 
+    // Entries dealt the chunks in turns (sharing panels) keep the one-entry height, 2048 rows,
+    // whose 8 chunks two entries share evenly: six of 2048, then 1408 and 1305 for the last round,
+    // 3 x 16 + 11 = 59 block rows each. (Taken from the queue, one entry might get the four
+    // tallest, 64 block rows: such entries keep 1920.)
+    odd.in_turns = true;
+    const Plan in_turns = step09::plan_multiply(odd);
+    EXPECT_EQ(in_turns.chunk_rows, 2048);
+    EXPECT_EQ(in_turns.chunks.size(), 8u);
+    EXPECT_EQ(in_turns.chunks[5].rows, 2048);
+    EXPECT_EQ(in_turns.chunks[6].rows, 1408);
+    EXPECT_EQ(in_turns.chunks.back().rows, 1305);
+    EXPECT_EQ(in_turns.panel_cols, 3072);
+    EXPECT_EQ(block_rows_in_turns(in_turns), 59);
+    odd.in_turns = false;
+
     // Where the chunks already divide evenly the plan does not change: 2048 rows at n = 16384 on
     // two entries and at n = 32768 on four.
     for (const auto& [size, entries] : {std::pair{16384, 2}, std::pair{32768, 4}}) {
@@ -340,36 +355,40 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
 
 TEST(Step09Planner, NoEntryGetsMoreThanItsShareOfBlockRows) {
     // Awkward heights, more entries than chunks (3 rows on 4 or 8), square products and tall thin
-    // ones, budgets from tight to loose, with and without the multiprocessor count: the chunks and
+    // ones, budgets from tight to loose, with and without the multiprocessor count, chunks queued
+    // or dealt in turns: the chunks and
     // panels still tile C (each element computed once) within the budget, and no entry of equal
     // speed runs more block rows than its share, but for the rounding of its chunks.
     for (const int m : {3, 129, 777, 1000, 1031, 2049, 4097, 5000, 12345, 15001, 16384, 32768}) {
         for (const int entries : {2, 3, 4, 5, 8}) {
             for (const std::uint64_t budget : {16 * kMiB, kGiB, 80 * kGiB}) {
-                for (const int multiprocessors : {0, 132}) {
-                    const int side = std::min(m, 16384);
-                    PlanRequest r = request(m, side, side, budget, entries);
-                    r.multiprocessors = multiprocessors;
-                    if (step09::buffers_for(r, 1, 1).total_bytes() > budget)
-                        continue;
-                    const Plan plan = step09::plan_multiply(r);
-                    expect_partition(
-                        plan.chunks, m, plan.chunk_rows,
-                        [](const step09::Chunk& c) { return c.first_row; },
-                        [](const step09::Chunk& c) { return c.rows; }, describe(r));
-                    expect_partition(
-                        plan.panels, side, plan.panel_cols,
-                        [](const step09::Panel& p) { return p.first_col; },
-                        [](const step09::Panel& p) { return p.cols; }, describe(r));
-                    // An exact share of the block rows, plus at most one for each chunk taken
-                    // (a chunk's rows rounded up to whole blocks).
-                    const long long blocks = (m + step09::kGranule - 1) / step09::kGranule;
-                    EXPECT_LE(busiest_block_rows(plan),
-                              (blocks + entries - 1) / entries + busiest_chunks(plan))
-                        << describe(r);
-                    EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
-                    EXPECT_LE(plan.buffers.total_bytes(), budget) << describe(r);
-                }
+                for (const int multiprocessors : {0, 132})
+                    for (const bool in_turns : {false, true}) {
+                        const int side = std::min(m, 16384);
+                        PlanRequest r = request(m, side, side, budget, entries);
+                        r.multiprocessors = multiprocessors;
+                        r.in_turns = in_turns;
+                        if (step09::buffers_for(r, 1, 1).total_bytes() > budget)
+                            continue;
+                        const Plan plan = step09::plan_multiply(r);
+                        expect_partition(
+                            plan.chunks, m, plan.chunk_rows,
+                            [](const step09::Chunk& c) { return c.first_row; },
+                            [](const step09::Chunk& c) { return c.rows; }, describe(r));
+                        expect_partition(
+                            plan.panels, side, plan.panel_cols,
+                            [](const step09::Panel& p) { return p.first_col; },
+                            [](const step09::Panel& p) { return p.cols; }, describe(r));
+                        // An exact share of the block rows, plus at most one for each chunk taken
+                        // (a chunk's rows rounded up to whole blocks): however the queue hands them
+                        // out, or, dealt in turns, as they are dealt.
+                        const long long blocks = (m + step09::kGranule - 1) / step09::kGranule;
+                        EXPECT_LE(in_turns ? block_rows_in_turns(plan) : busiest_block_rows(plan),
+                                  (blocks + entries - 1) / entries + busiest_chunks(plan))
+                            << describe(r) << (in_turns ? ", in turns" : "");
+                        EXPECT_EQ(plan.buffers.total_bytes(), live_bytes(plan)) << describe(r);
+                        EXPECT_LE(plan.buffers.total_bytes(), budget) << describe(r);
+                    }
             }
         }
     }

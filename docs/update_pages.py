@@ -552,6 +552,10 @@ def multi_gpu_block(name, *others):
                                  "copy engine",
               "copy-engine": "every panel of B by the copy engine",
               "kernel": "every panel of B by a kernel"}[run.get("panel_copy", "copy-engine")]
+    # Runs before panels were shared between devices do not say.
+    if run.get("share_panels") == "on" and len(run.get("devices", [])) > 1:
+        panels += (", panels shared between devices where they can read each other's memory "
+                   "(each brings its share of a panel's rows from the host)")
     if run.get("budget_option") == "all":
         budget_text = (f"no budget option (the device's free memory less 512 MiB: {budget} MiB per "
                        f"device entry)")

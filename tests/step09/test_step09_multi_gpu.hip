@@ -85,21 +85,18 @@ INSTANTIATE_TEST_SUITE_P(Cases, Step09MultiGpu, testing::ValuesIn(kCases),
 TEST(Step09MultiGpuBalance, BothDevicesTakeChunks) {
     REQUIRE_TWO_GPUS();
     warm_up_two_devices();
-    // 128 chunks, each of which multiplies all of B (16 MiB): tens of milliseconds in all, and a
-    // worker takes a chunk only a step before it computes it, so the other one cannot be left
-    // without work.
-    const int m = 8192, n = 2048, k = 2048;
-    Matrix<float> a(m, k), b(k, n);
-    tutorial::fill_random(a, 31);
-    tutorial::fill_random(b, 32);
+    // The queue (panels not shared): 128 chunks, each of which multiplies all of B (16 MiB): tens
+    // of milliseconds in all, and a worker takes a chunk only a step before it computes it, so the
+    // other one cannot be left without work.
+    step09_test::HostProduct product({8192, 2048, 2048}, 31);
     MultiGpuOptions options;
     options.devices = {0, 1};
     options.chunk_rows = 64;
-    step09::GemmStatistics statistics;
-    const Matrix<float> c = step09_test::multiply(a, b, options, &statistics);
-    const auto report = tutorial::verify_gemm(a, b, c);
+    options.share_panels = false;
+    const step09::GemmStatistics statistics = product.multiply(options);
+    const auto report = product.verify();
     EXPECT_TRUE(report.passed) << report.summary();
-    step09_test::expect_consistent(statistics, m, n, k);
+    step09_test::expect_consistent(statistics, 8192, 2048, 2048);
     for (const step09::EntryStatistics& entry : statistics.entries) {
         EXPECT_GT(entry.chunks, 0) << "device " << entry.device << " took no chunk";
         std::cout << "device " << entry.device << ": " << entry.chunks << " chunks, "
@@ -112,27 +109,25 @@ TEST(Step09MultiGpuSharedPanels, EachDeviceBringsItsShareAndTheProductIsTheSame)
     warm_up_two_devices();
     // Odd sizes (k = 1037 rows of B split 518 / 519), several chunks and panels per device, and
     // panels that come back into buffers the other device has copied from.
-    const int m = 1031, n = 1025, k = 1037;
-    Matrix<float> a(m, k), b(k, n);
-    tutorial::fill_random(a, 51);
-    tutorial::fill_random(b, 52);
+    step09_test::HostProduct product({1031, 1025, 1037}, 51);
     MultiGpuOptions options;
     options.devices = {0, 1};
     options.chunk_rows = 64;
     options.panel_cols = 100;
-    step09::GemmStatistics shared, alone;
-    const Matrix<float> c_shared = step09_test::multiply(a, b, options, &shared);
+    product.poison_c();
+    const step09::GemmStatistics shared = product.multiply(options);
     if (!shared.panels_shared)
         GTEST_SKIP() << "devices 0 and 1 cannot share panels: " << shared.panel_sharing;
+    const auto shared_report = product.verify();
+    EXPECT_TRUE(shared_report.passed) << shared_report.summary();
     options.share_panels = false;
-    const Matrix<float> c_alone = step09_test::multiply(a, b, options, &alone);
+    product.poison_c();
+    const step09::GemmStatistics alone = product.multiply(options);
     EXPECT_FALSE(alone.panels_shared);
-    for (const auto* c : {&c_shared, &c_alone}) {
-        const auto report = tutorial::verify_gemm(a, b, *c);
-        EXPECT_TRUE(report.passed) << report.summary();
-    }
-    step09_test::expect_consistent(shared, m, n, k);
-    step09_test::expect_consistent(alone, m, n, k);
+    const auto alone_report = product.verify();
+    EXPECT_TRUE(alone_report.passed) << alone_report.summary();
+    step09_test::expect_consistent(shared, 1031, 1025, 1037);
+    step09_test::expect_consistent(alone, 1031, 1025, 1037);
     std::uint64_t host_shared = 0, host_alone = 0;
     for (std::size_t i = 0; i < 2; ++i) {
         // Dealt in turns: 17 chunks, 9 and 8.

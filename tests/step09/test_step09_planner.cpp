@@ -299,14 +299,19 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
     EXPECT_EQ(alone.chunks.back().rows, 665);
     EXPECT_EQ(alone.panel_cols, 3072);
     odd.entries = 2;
+    // The height, the last three chunks and the panel width of a plan of 8 chunks, and the block
+    // rows of the busier entry when they are taken in turns.
+    const auto expect_plan = [](const Plan& plan, int rows, int sixth, int seventh, int last) {
+        EXPECT_EQ(plan.chunk_rows, rows);
+        ASSERT_EQ(plan.chunks.size(), 8u);
+        EXPECT_EQ(plan.chunks[5].rows, sixth);
+        EXPECT_EQ(plan.chunks[6].rows, seventh);
+        EXPECT_EQ(plan.chunks[7].rows, last);
+        EXPECT_EQ(plan.panel_cols, 3072);
+        EXPECT_EQ(block_rows_in_turns(plan), 59);
+    };
     const Plan shared = step09::plan_multiply(odd);
-    EXPECT_EQ(shared.chunk_rows, 1920);
-    EXPECT_EQ(shared.chunks.size(), 8u);
-    EXPECT_EQ(shared.chunks[5].rows, 1920);
-    EXPECT_EQ(shared.chunks[6].rows, 1792);
-    EXPECT_EQ(shared.chunks.back().rows, 1689);
-    EXPECT_EQ(shared.panel_cols, 3072);
-    EXPECT_EQ(block_rows_in_turns(shared), 59);
+    expect_plan(shared, 1920, 1920, 1792, 1689);
     EXPECT_EQ(busiest_block_rows(shared), 60);
     Plan old_plan_on_two = alone;
     old_plan_on_two.entries = 2;
@@ -317,14 +322,7 @@ TEST(Step09Planner, SeveralEntriesShareTheRowsEvenly) {
     // 3 x 16 + 11 = 59 block rows each. (Taken from the queue, one entry might get the four
     // tallest, 64 block rows: such entries keep 1920.)
     odd.in_turns = true;
-    const Plan in_turns = step09::plan_multiply(odd);
-    EXPECT_EQ(in_turns.chunk_rows, 2048);
-    EXPECT_EQ(in_turns.chunks.size(), 8u);
-    EXPECT_EQ(in_turns.chunks[5].rows, 2048);
-    EXPECT_EQ(in_turns.chunks[6].rows, 1408);
-    EXPECT_EQ(in_turns.chunks.back().rows, 1305);
-    EXPECT_EQ(in_turns.panel_cols, 3072);
-    EXPECT_EQ(block_rows_in_turns(in_turns), 59);
+    expect_plan(step09::plan_multiply(odd), 2048, 2048, 1408, 1305);
     odd.in_turns = false;
 
     // Where the chunks already divide evenly the plan does not change: 2048 rows at n = 16384 on

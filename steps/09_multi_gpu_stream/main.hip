@@ -55,7 +55,11 @@ const tutorial::StepDescription kStep{
      {"--panel-copy",
       "how panels of B reach the devices: " + step09::panel_copy_choices() +
           " (the first two by a kernel that reads host memory, the rest by the copy engine)",
-      step09::panel_copy_name(step09::PanelCopy::first_by_kernel)}},
+      step09::panel_copy_name(step09::PanelCopy::first_by_kernel)},
+     {"--share-panels",
+      "on: devices that can read each other's memory share each panel of B, each bringing its "
+      "share of the rows from the host; off: each brings whole panels",
+      "on"}},
     /*max_size=*/step06::kMaxSize,
     /*int_indexing=*/false,
 };
@@ -88,6 +92,10 @@ step09::MultiGpuOptions parse_step_options(const tutorial::Options& options) {
     } catch (const std::invalid_argument& error) {
         throw tutorial::UsageError(std::string("--panel-copy: ") + error.what());
     }
+    const std::string& share = options.extra.at("--share-panels");
+    if (share != "on" && share != "off")
+        throw tutorial::UsageError("--share-panels: '" + share + "' is neither on nor off");
+    multi.share_panels = share == "on";
     return multi;
 }
 
@@ -252,6 +260,8 @@ int run_general(const tutorial::Options& options, const step09::MultiGpuOptions&
     if (!options.quiet) {
         std::cout << "Last run, per device entry (host matrices " << pinned.note() << "):\n";
         print_statistics(last, /*with_times=*/true);
+        if (last.entries.size() > 1)
+            std::cout << "Panels of B: " << last.panel_sharing << "\n";
     }
     return tutorial::report_general_multiply(options, report, a, b, c, [&](std::ostream& out) {
         if (timing) {

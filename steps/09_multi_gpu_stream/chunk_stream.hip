@@ -325,17 +325,12 @@ void Worker::copy_shares(float* to, int pitch, int cols, std::size_t copy) {
 }
 // [copy shares]
 
-// The steps that every worker runs when the chunks are dealt in turns: entry e takes
-// ceil((chunks - e) / entries) of them, and its last one computes for a pass of B after joining.
+// The steps that every worker runs when the chunks are dealt in turns: the last entry is dealt
+// the fewest, chunks / entries (at least one: panels are shared only then), and its last one
+// computes for a pass of B after it joins.
 std::size_t Worker::steps_every_worker_runs() const {
-    const std::size_t entries = job_.options.devices.size(), chunks = plan_.chunks.size();
-    const std::size_t panels = plan_.panels.size();
-    std::size_t steps = SIZE_MAX;
-    for (std::size_t e = 0; e < entries && e < chunks; ++e) {
-        const std::size_t taken = (chunks - e + entries - 1) / entries;
-        steps = std::min(steps, join_step(taken - 1, panels) + panels);
-    }
-    return chunks < entries ? 0 : steps;
+    const std::size_t fewest = plan_.chunks.size() / job_.options.devices.size();
+    return join_step(fewest - 1, plan_.panels.size()) + plan_.panels.size();
 }
 
 // [enqueue tile]

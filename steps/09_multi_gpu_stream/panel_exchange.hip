@@ -24,10 +24,11 @@ std::optional<std::string> panel_sharing_unavailable(const std::vector<int>& dev
     }
     for (const int device : devices) {
         for (const int peer : devices) {
+            if (peer == device)
+                continue;
             int can = 0;
-            if (peer != device)
-                HIP_CHECK(hipDeviceCanAccessPeer(&can, device, peer));
-            if (peer != device && can == 0) {
+            HIP_CHECK(hipDeviceCanAccessPeer(&can, device, peer));
+            if (can == 0) {
                 return "device " + std::to_string(device) + " cannot read device " +
                        std::to_string(peer) + "'s memory";
             }
@@ -41,25 +42,23 @@ std::optional<std::string> enable_panel_sharing(const std::vector<int>& devices)
         return why_not;
     int current = 0;
     HIP_CHECK(hipGetDevice(&current));
-    std::optional<std::string> why_not;
     for (const int device : devices) {
         HIP_CHECK(hipSetDevice(device));
         for (const int peer : devices) {
-            if (peer == device || why_not)
+            if (peer == device)
                 continue;
             const hipError_t status = hipDeviceEnablePeerAccess(peer, 0);
-            if (status == hipErrorPeerAccessAlreadyEnabled) {
-                (void)hipGetLastError();  // enabled by an earlier call: what we want
-            } else if (status != hipSuccess) {
-                (void)hipGetLastError();
-                why_not = "enabling peer access from device " + std::to_string(device) +
-                          " to device " + std::to_string(peer) + " failed with " +
-                          hipGetErrorName(status);
+            (void)hipGetLastError();  // already enabled by an earlier call is what we want
+            if (status != hipSuccess && status != hipErrorPeerAccessAlreadyEnabled) {
+                HIP_CHECK(hipSetDevice(current));
+                return "enabling peer access from device " + std::to_string(device) +
+                       " to device " + std::to_string(peer) + " failed with " +
+                       hipGetErrorName(status);
             }
         }
     }
     HIP_CHECK(hipSetDevice(current));
-    return why_not;
+    return std::nullopt;
 }
 
 PanelExchange::PanelExchange(std::size_t entries, const std::atomic<bool>& stop)

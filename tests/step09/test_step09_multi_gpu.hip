@@ -1,6 +1,7 @@
 // Step 09 on two GPUs (label multi_gpu): the same multiply spread over devices 0 and 1, in any
-// order and with repeats, both devices taking work, and an allocation that fails on the second
-// device. On a machine with fewer than two GPUs every test is skipped with the reason.
+// order and with repeats, both devices taking work, panels of B shared (on three and four devices
+// too, where the machine has them), and an allocation that fails on the second device. On a machine
+// with fewer GPUs than a test needs, the test is skipped with the reason.
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
@@ -137,6 +138,39 @@ TEST(Step09MultiGpuSharedPanels, EachDeviceBringsItsShareAndTheProductIsTheSame)
         host_alone += alone.entries[i].bytes_to_device;
     }
     EXPECT_LT(host_shared, host_alone);
+}
+
+TEST(Step09MultiGpuSharedPanels, ThreeAndFourDevicesEachBringTheirShare) {
+    REQUIRE_TWO_GPUS();
+    const int count = tutorial::device_count();
+    if (count < 3)
+        GTEST_SKIP() << "needs three or more GPUs; this machine has " << count;
+    // k = 1037 rows of B split 345 / 346 / 346 on three devices and 259 / 259 / 259 / 260 on four;
+    // 17 chunks of 64 rows dealt in turns: 6, 6, 5 and 5, 4, 4, 4.
+    step09_test::HostProduct product({1031, 1025, 1037}, 57);
+    for (int entries = 3; entries <= (count < 4 ? count : 4); ++entries) {
+        MultiGpuOptions options;
+        for (int device = 0; device < entries; ++device) {
+            step09_test::free_device_bytes(device);
+            options.devices.push_back(device);
+        }
+        options.chunk_rows = 64;
+        options.panel_cols = 100;
+        product.poison_c();
+        const step09::GemmStatistics statistics = product.multiply(options);
+        if (!statistics.panels_shared)
+            GTEST_SKIP() << entries << " devices cannot share panels: " << statistics.panel_sharing;
+        const auto report = product.verify();
+        EXPECT_TRUE(report.passed) << entries << " devices: " << report.summary();
+        step09_test::expect_consistent(statistics, 1031, 1025, 1037);
+        ASSERT_EQ(statistics.entries.size(), static_cast<std::size_t>(entries));
+        for (int i = 0; i < entries; ++i) {
+            EXPECT_EQ(statistics.entries[i].chunks, 17 / entries + (i < 17 % entries ? 1 : 0))
+                << entries << " devices, entry " << i;
+            EXPECT_GT(statistics.entries[i].bytes_from_peers, 0u)
+                << entries << " devices, entry " << i;
+        }
+    }
 }
 
 TEST(Step09MultiGpuSharedPanels, ADeviceListedTwiceDoesNotShare) {

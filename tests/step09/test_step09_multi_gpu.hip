@@ -150,6 +150,7 @@ TEST(Step09MultiGpuSharedPanels, ThreeAndFourDevicesEachBringTheirShare) {
     step09_test::HostProduct product({1031, 1025, 1037}, 57);
     for (int entries = 3; entries <= (count < 4 ? count : 4); ++entries) {
         MultiGpuOptions options;
+        options.devices.clear();  // the default is device 0
         for (int device = 0; device < entries; ++device) {
             step09_test::free_device_bytes(device);
             options.devices.push_back(device);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -141,4 +142,38 @@ TEST(HipOnCpu, StreamWaitingForAnEventOfAStreamCreatedLaterDoesNotHang) {
     HIP_CHECK(hipFree(values));
     HIP_CHECK(hipStreamDestroy(waiting));
     HIP_CHECK(hipStreamDestroy(producing));
+}
+
+TEST(HipOnCpu, StreamsMadeAndDestroyedAllTheProgramsLifeKeepWorking) {
+    // The runtime's own threads keep a slot for every stream they have ever served, 255 at most,
+    // and never give one back: a program that makes and destroys streams all its life (a test
+    // binary; step 09, whose every call makes its workers' streams) aborted with "Overflowed
+    // combiner request array". A destroyed stream is kept and handed out again, so the runtime
+    // only ever sees as many streams as were alive at once, here three.
+    const int count = 1024;
+    int* values = nullptr;
+    HIP_CHECK(hipMalloc(&values, count * sizeof(int)));
+    std::set<hipStream_t> seen;
+    std::vector<std::vector<char>> kept;  // other allocations between the streams, held
+    for (int round = 0; round < 400; ++round) {
+        hipStream_t streams[3] = {};
+        for (hipStream_t& stream : streams)
+            HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+        std::vector<int> host(count, -1);
+        hipLaunchKernelGGL(fill_with_index, dim3(count / 256), dim3(256), 0, streams[round % 3],
+                           values, count);
+        HIP_CHECK_LAUNCH();
+        HIP_CHECK(hipStreamSynchronize(streams[round % 3]));
+        HIP_CHECK(hipMemcpyAsync(host.data(), values, count * sizeof(int), hipMemcpyDeviceToHost,
+                                 streams[(round + 1) % 3]));
+        HIP_CHECK(hipStreamSynchronize(streams[(round + 1) % 3]));
+        ASSERT_EQ(host[round % count], round % count) << "round " << round;
+        for (hipStream_t stream : streams) {
+            seen.insert(stream);
+            HIP_CHECK(hipStreamDestroy(stream));
+        }
+        kept.emplace_back(16 + (round * 37) % 700);
+    }
+    EXPECT_EQ(seen.size(), 3u) << "streams made, not handed out again";
+    HIP_CHECK(hipFree(values));
 }

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 /// HIP declares the flags as `unsigned int`; the HIP CPU Runtime takes its `hipEventFlags` enum,
 /// to which an `unsigned int` does not convert implicitly.
@@ -94,6 +95,66 @@ inline hipError_t tutorial_hip_cpu_stream_wait_event(hipStream_t stream, hipEven
     return hipEventSynchronize(event);
 }
 #define hipStreamWaitEvent tutorial_hip_cpu_stream_wait_event
+
+// ---- streams -----------------------------------------------------------------------------------
+// The runtime's own threads (the one that runs the streams, and the pool it hands them to) keep a
+// slot for every stream they have served, 255 at most per thread, and never give a slot back, even
+// when the stream is destroyed. A program that makes and destroys streams all its life ran out of
+// them, at a moment that depended on where the allocator put each new stream, and aborted with
+// "Overflowed combiner request array". So a destroyed stream is finished, kept and handed out again
+// by the next create: the runtime only ever sees as many streams as were alive at once. The
+// runtime ignores a stream's flags, so any kept stream serves any request.
+namespace tutorial_hip_cpu {
+
+/// Streams destroyed by the program, ready to be handed out again. Never freed: a stream destroyed
+/// while the program exits stays valid for any thread still finishing.
+struct StreamPool {
+    std::mutex mutex;
+    std::vector<hipStream_t> idle;
+};
+
+inline StreamPool& stream_pool() {
+    static StreamPool* const pool = new StreamPool;
+    return *pool;
+}
+
+}  // namespace tutorial_hip_cpu
+
+inline hipError_t tutorial_hip_cpu_stream_create_with_flags(hipStream_t* stream,
+                                                            unsigned int flags) {
+    if (stream == nullptr)
+        return hipErrorInvalidValue;
+    tutorial_hip_cpu::StreamPool& pool = tutorial_hip_cpu::stream_pool();
+    {
+        const std::lock_guard<std::mutex> lock(pool.mutex);
+        if (!pool.idle.empty()) {
+            *stream = pool.idle.back();
+            pool.idle.pop_back();
+            return hipSuccess;
+        }
+    }
+    return hipStreamCreateWithFlags(stream, static_cast<hipStreamFlags>(flags));
+}
+
+inline hipError_t tutorial_hip_cpu_stream_create(hipStream_t* stream) {
+    return tutorial_hip_cpu_stream_create_with_flags(stream, hipStreamDefault);
+}
+
+/// Waits for the stream's work, as destroying a stream on a GPU lets it finish, then keeps it.
+inline hipError_t tutorial_hip_cpu_stream_destroy(hipStream_t stream) {
+    if (stream == nullptr)
+        return hipErrorInvalidHandle;
+    const hipError_t status = hipStreamSynchronize(stream);
+    if (status != hipSuccess)
+        return status;
+    tutorial_hip_cpu::StreamPool& pool = tutorial_hip_cpu::stream_pool();
+    const std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.idle.push_back(stream);
+    return hipSuccess;
+}
+#define hipStreamCreateWithFlags tutorial_hip_cpu_stream_create_with_flags
+#define hipStreamCreate tutorial_hip_cpu_stream_create
+#define hipStreamDestroy tutorial_hip_cpu_stream_destroy
 
 /// The number of devices, after HIP_VISIBLE_DEVICES. HIP on a GPU shows only the devices that this
 /// comma-separated list names (the ids up to the first one that is not a device; "-1" hides them

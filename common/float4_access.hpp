@@ -40,6 +40,16 @@ __device__ inline float4 load4(const float* __restrict__ matrix, int rows, int c
 }
 // [load4]
 
+/// Four consecutive elements from `at` on, all inside the matrix: one float4 load when kVectorized
+/// (the address is then 16-byte aligned), four scalar loads otherwise.
+template <bool kVectorized>
+__device__ inline float4 read4(const float* __restrict__ at) {
+    if constexpr (kVectorized)
+        return *reinterpret_cast<const float4*>(at);
+    else
+        return make_float4(at[0], at[1], at[2], at[3]);
+}
+
 /// The same for writing: elements outside the matrix are not written.
 template <bool kVectorized>
 __device__ inline void store4(float* __restrict__ matrix, int rows, int cols, int row, int col,

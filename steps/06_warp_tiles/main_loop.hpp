@@ -111,27 +111,90 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
 }
 // [warp tile]
 
+// [whole slices]
+// A slice wholly inside K needs no bounds checks on its loads, and C's edges need none either: a
+// row of A past m is read from row m - 1 instead, a column of B past n from the last float4 inside,
+// and whatever they hold reaches only rows or columns of C that are never stored. (B's columns are
+// clamped only on the float4 path; element by element, a block whose columns are not all inside B
+// keeps load_slice().) Each thread keeps a pointer to each of its float4 of A and one to its first
+// of B, and moves them one slice along K per load: no bounds, no multiplications by k or n.
+template <class Tiling, Float4 kFloat4>
+struct WholeSlices {
+    static constexpr int kAFours = Tiling::kSlice / 4;      // float4 in a row of A's slice
+    static constexpr int kBFours = Tiling::kBlockCols / 4;  // and of B's
+    static_assert(Tiling::kThreads % kAFours == 0 && Tiling::kThreads % kBFours == 0,
+                  "each of a thread's loads must read the same columns of its row");
+    const float* a[Tiling::kALoads];
+    const float* b;
+    std::size_t b_step;   // from one of the thread's rows of B's slice to the next
+    std::size_t b_slice;  // from a slice of B to the next
+    bool inside;          // the block may use next(): B's columns are clamped or all inside
+
+    __device__ WholeSlices(const float* __restrict__ a_matrix, const float* __restrict__ b_matrix,
+                           int m, int n, int k, int block_row, int block_col, int k_begin) {
+        const int t = threadIdx.x;
+#pragma unroll
+        for (int i = 0; i < Tiling::kALoads; ++i) {
+            const int row = block_row + (t + i * Tiling::kThreads) / kAFours;
+            a[i] = a_matrix + static_cast<std::size_t>(row < m ? row : m - 1) * k + k_begin +
+                   4 * (t % kAFours);
+        }
+        int col = block_col + 4 * (t % kBFours);
+        if constexpr (kFloat4 != Float4::none)
+            col = col < n ? col : n - 4;  // n is a multiple of 4 on this path
+        inside = kFloat4 != Float4::none || block_col + Tiling::kBlockCols <= n;
+        b = b_matrix + static_cast<std::size_t>(k_begin + t / kBFours) * n + col;
+        b_step = static_cast<std::size_t>(Tiling::kThreads / kBFours) * n;
+        b_slice = static_cast<std::size_t>(Tiling::kSlice) * n;
+    }
+
+    // Whether next() may load the slice that starts at column `slice` of A.
+    __device__ bool covers(int slice, int k) const {
+        return inside && slice + Tiling::kSlice <= k;
+    }
+
+    // The next slice's float4, in load_slice()'s order.
+    __device__ SliceFragment<Tiling> next() {
+        SliceFragment<Tiling> fragment;
+#pragma unroll
+        for (int i = 0; i < Tiling::kALoads; ++i) {
+            fragment.a[i] = tutorial::read4<kFloat4 == Float4::all>(a[i]);
+            a[i] += Tiling::kSlice;
+        }
+#pragma unroll
+        for (int i = 0; i < Tiling::kBLoads; ++i)
+            fragment.b[i] = tutorial::read4<kFloat4 != Float4::none>(b + i * b_step);
+        b += b_slice;
+        return fragment;
+    }
+};
+// [whole slices]
+
 // [main loop]
 // Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a
 // multiple of kSlice): adds that range's contribution to the block tile at (block_row, block_col)
-// to this thread's sums. `tiles` is the block's two slice buffers in shared memory.
+// to this thread's sums. `tiles` is the block's two slice buffers in shared memory. Whole slices
+// load without bounds checks; the last slice of K, when it is partial, with load_slice().
 template <class Tiling, Float4 kFloat4>
 __device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
                                   int n, int k, int block_row, int block_col, int k_begin,
                                   int k_end, SliceTiles<Tiling>* tiles,
                                   const ThreadPlace<Tiling>& place,
                                   float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
-    store_slice(tiles[0],
-                load_slice<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col, k_begin));
+    WholeSlices<Tiling, kFloat4> whole(a, b, m, n, k, block_row, block_col, k_begin);
+    const auto load = [&](int slice) {
+        return whole.covers(slice, k)
+                   ? whole.next()
+                   : load_slice<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col, slice);
+    };
+    store_slice(tiles[0], load(k_begin));
     __syncthreads();
     int current = 0;
     for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
         const bool has_next = slice + Tiling::kSlice < k_end;
         SliceFragment<Tiling> next;
-        if (has_next) {
-            next = load_slice<Tiling, kFloat4>(a, b, m, n, k, block_row, block_col,
-                                               slice + Tiling::kSlice);
-        }
+        if (has_next)
+            next = load(slice + Tiling::kSlice);
         multiply_slice(tiles[current], place, sum);
         if (has_next)
             store_slice(tiles[1 - current], next);

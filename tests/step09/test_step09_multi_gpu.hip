@@ -105,36 +105,72 @@ TEST(Step09MultiGpuBalance, BothDevicesTakeChunks) {
     }
 }
 
-TEST(Step09MultiGpuSharedPanels, EachDeviceBringsItsShareAndTheProductIsTheSame) {
-    REQUIRE_TWO_GPUS();
-    warm_up_two_devices();
-    // Odd sizes (k = 1037 rows of B split 518 / 519), several chunks and panels per device, and
-    // panels that come back into buffers the other device has copied from.
-    step09_test::HostProduct product({1031, 1025, 1037}, 51);
+namespace {
+
+// The shared-panel product: odd sizes, k = 1037 rows of B split among the devices (518 / 519 on
+// two), 17 chunks of 64 rows dealt in turns, several panels of 100 columns per device, panels that
+// come back into buffers a peer has copied from.
+constexpr int kSharedM = 1031, kSharedN = 1025, kSharedK = 1037, kSharedChunks = 17;
+
+MultiGpuOptions shared_panel_options(int entries) {
     MultiGpuOptions options;
-    options.devices = {0, 1};
+    options.devices.clear();  // the default is device 0
+    for (int device = 0; device < entries; ++device) {
+        step09_test::free_device_bytes(device);  // the device's context made up front
+        options.devices.push_back(device);
+    }
     options.chunk_rows = 64;
     options.panel_cols = 100;
+    return options;
+}
+
+// Multiplies `product` on devices 0 to entries - 1 with panels shared and checks C and that every
+// entry took its turns of the chunks and copied rows of B from its peers. Sets `shared` to false,
+// and checks nothing, where the devices cannot share panels; the caller skips with the reason.
+step09::GemmStatistics multiply_sharing(step09_test::HostProduct& product, int entries,
+                                        bool& shared) {
+    const MultiGpuOptions options = shared_panel_options(entries);
     product.poison_c();
-    const step09::GemmStatistics shared = product.multiply(options);
-    if (!shared.panels_shared)
-        GTEST_SKIP() << "devices 0 and 1 cannot share panels: " << shared.panel_sharing;
-    const auto shared_report = product.verify();
-    EXPECT_TRUE(shared_report.passed) << shared_report.summary();
+    const step09::GemmStatistics statistics = product.multiply(options);
+    shared = statistics.panels_shared;
+    if (!shared)
+        return statistics;
+    const auto report = product.verify();
+    EXPECT_TRUE(report.passed) << entries << " devices: " << report.summary();
+    step09_test::expect_consistent(statistics, kSharedM, kSharedN, kSharedK);
+    EXPECT_EQ(statistics.entries.size(), static_cast<std::size_t>(entries));
+    for (std::size_t i = 0; i < statistics.entries.size(); ++i) {
+        const int turns = kSharedChunks / entries + (static_cast<int>(i) < kSharedChunks % entries);
+        EXPECT_EQ(statistics.entries[i].chunks, turns) << entries << " devices, entry " << i;
+        EXPECT_GT(statistics.entries[i].bytes_from_peers, 0u) << entries << " devices, entry " << i;
+    }
+    return statistics;
+}
+
+}  // namespace
+
+TEST(Step09MultiGpuSharedPanels, EachDeviceBringsItsShareAndTheProductIsTheSame) {
+    REQUIRE_TWO_GPUS();
+    step09_test::HostProduct product({kSharedM, kSharedN, kSharedK}, 51);
+    bool shared = false;
+    const step09::GemmStatistics with_peers = multiply_sharing(product, 2, shared);
+    if (!shared)
+        GTEST_SKIP() << "devices 0 and 1 cannot share panels: " << with_peers.panel_sharing;
+    // The same product with each device bringing all of B from the host: the same C, more bytes
+    // from the host.
+    MultiGpuOptions options = shared_panel_options(2);
     options.share_panels = false;
     product.poison_c();
     const step09::GemmStatistics alone = product.multiply(options);
     EXPECT_FALSE(alone.panels_shared);
     const auto alone_report = product.verify();
     EXPECT_TRUE(alone_report.passed) << alone_report.summary();
-    step09_test::expect_consistent(shared, 1031, 1025, 1037);
-    step09_test::expect_consistent(alone, 1031, 1025, 1037);
+    step09_test::expect_consistent(alone, kSharedM, kSharedN, kSharedK);
+    ASSERT_EQ(with_peers.entries.size(), 2u);
+    ASSERT_EQ(alone.entries.size(), 2u);
     std::uint64_t host_shared = 0, host_alone = 0;
     for (std::size_t i = 0; i < 2; ++i) {
-        // Dealt in turns: 17 chunks, 9 and 8.
-        EXPECT_EQ(shared.entries[i].chunks, i == 0 ? 9 : 8);
-        EXPECT_GT(shared.entries[i].bytes_from_peers, 0u) << "entry " << i;
-        host_shared += shared.entries[i].bytes_to_device;
+        host_shared += with_peers.entries[i].bytes_to_device;
         host_alone += alone.entries[i].bytes_to_device;
     }
     EXPECT_LT(host_shared, host_alone);
@@ -145,32 +181,14 @@ TEST(Step09MultiGpuSharedPanels, ThreeAndFourDevicesEachBringTheirShare) {
     const int count = tutorial::device_count();
     if (count < 3)
         GTEST_SKIP() << "needs three or more GPUs; this machine has " << count;
-    // k = 1037 rows of B split 345 / 346 / 346 on three devices and 259 / 259 / 259 / 260 on four;
-    // 17 chunks of 64 rows dealt in turns: 6, 6, 5 and 5, 4, 4, 4.
-    step09_test::HostProduct product({1031, 1025, 1037}, 57);
+    // k split 345 / 346 / 346 on three devices and 259 / 259 / 259 / 260 on four; the 17 chunks
+    // dealt 6, 6, 5 and 5, 4, 4, 4.
+    step09_test::HostProduct product({kSharedM, kSharedN, kSharedK}, 57);
     for (int entries = 3; entries <= (count < 4 ? count : 4); ++entries) {
-        MultiGpuOptions options;
-        options.devices.clear();  // the default is device 0
-        for (int device = 0; device < entries; ++device) {
-            step09_test::free_device_bytes(device);
-            options.devices.push_back(device);
-        }
-        options.chunk_rows = 64;
-        options.panel_cols = 100;
-        product.poison_c();
-        const step09::GemmStatistics statistics = product.multiply(options);
-        if (!statistics.panels_shared)
+        bool shared = false;
+        const step09::GemmStatistics statistics = multiply_sharing(product, entries, shared);
+        if (!shared)
             GTEST_SKIP() << entries << " devices cannot share panels: " << statistics.panel_sharing;
-        const auto report = product.verify();
-        EXPECT_TRUE(report.passed) << entries << " devices: " << report.summary();
-        step09_test::expect_consistent(statistics, 1031, 1025, 1037);
-        ASSERT_EQ(statistics.entries.size(), static_cast<std::size_t>(entries));
-        for (int i = 0; i < entries; ++i) {
-            EXPECT_EQ(statistics.entries[i].chunks, 17 / entries + (i < 17 % entries ? 1 : 0))
-                << entries << " devices, entry " << i;
-            EXPECT_GT(statistics.entries[i].bytes_from_peers, 0u)
-                << entries << " devices, entry " << i;
-        }
     }
 }
 

@@ -111,13 +111,10 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
 }
 // [warp tile]
 
-// [whole slices]
-// A slice wholly inside K needs no bounds checks on its loads, and C's edges need none either: a
-// row of A past m is read from row m - 1 instead, a column of B past n from the last float4 inside,
-// and whatever they hold reaches only rows or columns of C that are never stored. (B's columns are
-// clamped only on the float4 path; element by element, a block whose columns are not all inside B
-// keeps load_slice().) Each thread keeps a pointer to each of its float4 of A and one to its first
-// of B, and moves them one slice along K per load: no bounds, no multiplications by k or n.
+// A thread's loads of a slice wholly inside K, without bounds checks: rows of A past m are read
+// from row m - 1 and, on the float4 path, columns of B past n from the last float4 inside; they
+// reach only rows and columns of C that are never stored. Element by element, a block whose columns
+// are not all inside B keeps load_slice(). Pointers move one slice along K per load.
 template <class Tiling, Float4 kFloat4>
 struct WholeSlices {
     static constexpr int kAFours = Tiling::kSlice / 4;      // float4 in a row of A's slice
@@ -130,6 +127,7 @@ struct WholeSlices {
     std::size_t b_slice;  // from a slice of B to the next
     bool inside;          // the block may use next(): B's columns are clamped or all inside
 
+    // [clamped pointers]
     __device__ WholeSlices(const float* __restrict__ a_matrix, const float* __restrict__ b_matrix,
                            int m, int n, int k, int block_row, int block_col, int k_begin) {
         const int t = threadIdx.x;
@@ -147,6 +145,7 @@ struct WholeSlices {
         b_step = static_cast<std::size_t>(Tiling::kThreads / kBFours) * n;
         b_slice = static_cast<std::size_t>(Tiling::kSlice) * n;
     }
+    // [clamped pointers]
 
     // Whether next() may load the slice that starts at column `slice` of A.
     __device__ bool covers(int slice, int k) const {
@@ -168,7 +167,6 @@ struct WholeSlices {
         return fragment;
     }
 };
-// [whole slices]
 
 // [main loop]
 // Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a

@@ -73,8 +73,7 @@ void check_config(const Config& config) {
 // [worth packing]
 bool worth_packing(int m, int n, int k) {
     const double multiply_adds = static_cast<double>(m) * n * k;
-    const double floats_moved =
-        static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n;
+    const double floats_moved = (static_cast<double>(k) + m) * n;  // B in, C out
     return multiply_adds >= kPackMinIntensity * floats_moved;
 }
 

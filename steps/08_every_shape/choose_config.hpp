@@ -17,7 +17,7 @@ namespace step08 {
 enum class Packing {
     automatic,  ///< pack when worth_packing() says the multiply repays the copies
     off,        ///< never pack: the kernel falls back to guarded scalar accesses
-    on,         ///< always pack: A and B are copied into rows padded to a multiple of 4 floats
+    on,         ///< always pack: B is copied into rows padded to a multiple of 4 floats
 };
 
 /// One row of the table of packings.
@@ -56,12 +56,14 @@ Packing parse_packing(const std::string& text);
 void check_config(const Config& config);
 
 /// Multiply-adds per float that packing moves, at least, before packing pays (see worth_packing();
-/// the measurements are on the notes page).
-constexpr double kPackMinIntensity = 1024.0;
+/// measured on an H200, the notes page).
+constexpr double kPackMinIntensity = 400.0;
 
-/// Whether an m x n x k multiply that cannot use float4 as its operands are should copy them into
-/// padded rows first: packing reads and writes about m k + k n + m n floats (A, B, and C on its way
-/// out), and pays when the m n k multiply-adds are at least kPackMinIntensity times as many.
+/// Whether an m x n x k multiply that cannot use float4 as its operands are should copy B into
+/// padded rows first: packing reads and writes about k n + m n floats (B, and C on its way out),
+/// and pays when the m n k multiply-adds are at least kPackMinIntensity times as many. That is
+/// m k / (m + k) per float, whatever n: never with fewer than kPackMinIntensity rows or columns
+/// of A.
 bool worth_packing(int m, int n, int k);
 
 /// Whether gemm() packs an m x n x k multiply with `config`, given the matrices' step06::Float4

@@ -42,6 +42,18 @@ Config chosen_config(int m, int n, int k) {
                                              [&] { return choose_config(m, n, k, occupancy()); });
 }
 
+namespace {
+
+// [packed path]
+// What float4 reads once B is packed: B' and C' (or the partial tiles) always, A too when its rows
+// are whole float4 and it starts on a 16-byte boundary.
+step06::Float4 packed_path(const float* a, int k) {
+    return k % 4 == 0 && tutorial::aligned_16(a) ? step06::Float4::all : step06::Float4::b_and_c;
+}
+// [packed path]
+
+}  // namespace
+
 // [gemm]
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream,
           const Config& config) {
@@ -52,9 +64,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
     const step06::Float4 path = step06::float4_path(a, b, c, n, k);
     const bool pack = packs(config, m, n, k, path);
-    // The kernel reads A' (m x k') and B' (k' x n'): A and B themselves, or, packed, copies padded
-    // to k' and n', k and n rounded up to 4.
-    const int k_read = pack ? tutorial::round_up(k, 4) : k;
+    // The kernel reads A and B' (k x n'): B itself or, packed, a copy padded to n', n rounded up to
+    // 4. A stays where it is: read element by element when k is odd, it costs little (the notes).
     const int n_read = pack ? tutorial::round_up(n, 4) : n;
     const step06::TileSize size = tile_size(config.tile);
     const step07::Launch job{a,
@@ -62,12 +73,12 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                              c,
                              m,
                              n_read,
-                             k_read,
-                             step07::plan_splits(k_read, config.splits),
-                             step07::plan_stream_k(m, n_read, k_read, size, config.workers),
+                             k,
+                             step07::plan_splits(k, config.splits),
+                             step07::plan_stream_k(m, n_read, k, size, config.workers),
                              nullptr,
                              nullptr,
-                             pack ? step06::Float4::all : path};
+                             pack ? packed_path(a, k) : path};
     // With K whole the kernel writes C itself, except when it reads packed copies and float4
     // cannot write C: then it writes an m x n' C' with float4 and the reduction copies C' into C,
     // which the H100 does faster than the kernel's scalar stores.
@@ -88,22 +99,18 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         launch_tiles(job);  // no copies, no partial tiles: no workspace
         return;
     }
-    // The workspace holds, in this order: the packed copies, then the partial tiles.
-    const std::size_t packed_a = pack ? static_cast<std::size_t>(m) * k_read : 0;
-    const std::size_t packed_b = pack ? static_cast<std::size_t>(k_read) * n_read : 0;
+    // The workspace holds, in this order: the packed copy of B, then the partial tiles.
+    const std::size_t packed_b = pack ? static_cast<std::size_t>(k) * n_read : 0;
     const std::size_t partials = step07::partial_floats(job, writes_c, size.rows, size.cols);
-    step07::workspaces().run(
-        packed_a + packed_b + partials, stream, [&](float* workspace, int* arrivals) {
-            step07::Launch l = job;
-            if (pack) {
-                step08::pack(a, m, k, workspace, m, k_read, stream);
-                step08::pack(b, k, n, workspace + packed_a, k_read, n_read, stream);
-                l.a = workspace;
-                l.b = workspace + packed_a;
-            }
-            step07::launch_with_partials(l, writes_c, c, n, workspace + packed_a + packed_b,
-                                         arrivals, stream, launch_tiles);
-        });
+    step07::workspaces().run(packed_b + partials, stream, [&](float* workspace, int* arrivals) {
+        step07::Launch l = job;
+        if (pack) {
+            step08::pack(b, k, n, workspace, k, n_read, stream);
+            l.b = workspace;
+        }
+        step07::launch_with_partials(l, writes_c, c, n, workspace + packed_b, arrivals, stream,
+                                     launch_tiles);
+    });
 }
 
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {

@@ -24,12 +24,13 @@ Config chosen_config(int m, int n, int k);
 ///
 /// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
 /// The kernels read and write with float4 when n and k are multiples of 4 and the three pointers
-/// are 16-byte aligned. Otherwise, when worth_packing() says the multiply repays it, A and B are
-/// first copied into rows padded with zeros to a multiple of 4 floats (*packed*), the kernel
-/// multiplies the copies with float4 into a padded C', and a last kernel copies C' into C; smaller
-/// multiplies fall back to guarded scalar accesses. Partial tiles and packed copies go to step
-/// 07's workspace, kept per device for the next call. Throws std::invalid_argument for negative
-/// sizes and tutorial::RuntimeFailure when the workspace cannot be allocated.
+/// are 16-byte aligned. Otherwise, when worth_packing() says the multiply repays it, B is first
+/// copied into rows padded with zeros to a multiple of 4 floats (*packed*), the kernel multiplies A
+/// (element by element when k is odd) and the copy with float4 into a padded C', and a last kernel
+/// copies C' into C; smaller multiplies fall back to guarded scalar accesses. Partial tiles and the
+/// packed copy go to step 07's workspace, kept per device for the next call. Throws
+/// std::invalid_argument for negative sizes and tutorial::RuntimeFailure when the workspace cannot
+/// be allocated.
 void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream);
 
 /// The same with a configuration chosen by the caller (tests, the benchmark, the program's

@@ -29,7 +29,7 @@ const tutorial::StepDescription kStep{
     "split-K, stream-K and packing, with a rule that picks the configuration for each shape from "
     "the waves of blocks it gives on this GPU.",
     /*worked_example=*/
-    "A (3 x 6) times B (6 x 3) in float, packed: A's rows padded to 8 floats, B's to 4",
+    "A (3 x 6) times B (6 x 3) in float, packed: B's rows padded to 4 floats",
     /*default_size=*/1024,
     /*default_iterations=*/10,
     /*block_sizes=*/{},
@@ -40,7 +40,7 @@ const tutorial::StepDescription kStep{
         {"--tile", "the block tile: auto (the rule's choice), " + step08::tile_choices(), "auto"},
         "the rule's choice",
         {{"--pack",
-          "copy A and B into rows padded to 4 floats when float4 cannot read them: auto (when the "
+          "copy B into rows padded to 4 floats when float4 cannot read it or C: auto (when the "
           "multiply repays the copies), on or off",
           "auto"}}),
     /*max_size=*/step06::kMaxSize,
@@ -62,8 +62,8 @@ int run_worked_example(const tutorial::Options& options) {
     const step08::Config packed{step08::TileShape::t64x64, 1, step08::Packing::on};
     return tutorial::worked_example_on_device<float>(
         options,
-        "Worked example: A (3 x 6) times B (6 x 3) in float, packed into A' (3 x 8) and B' (8 x 4) "
-        "with zeros, multiplied by one 64x64 tile into C' (3 x 4), copied into C",
+        "Worked example: A (3 x 6) times B (6 x 3) in float, B packed into B' (6 x 4) with zeros, "
+        "multiplied by one 64x64 tile (A element by element) into C' (3 x 4), copied into C",
         a, b, step07::launcher_for(packed));
     // [worked example]
 }
@@ -128,7 +128,7 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
     line << step07::stream_k_summary(plan);
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step08::packs(config, m, n, k, step06::float4_path(n, k)))
-        line << "; A and B packed into rows padded to 4 floats";
+        line << "; B packed into rows padded to 4 floats";
     if (!options.quiet)
         std::cout << "\nConfiguration: " << line.str() << "\n";
     return config;

@@ -41,13 +41,6 @@ class Workspaces {
         use(entry.data, entry.arrivals);
         HIP_CHECK(hipEventRecord(entry.ready, stream));
         entry.recorded = true;
-        ++uses_;
-    }
-
-    /// How many multiplies have taken a workspace so far, on any device (tests: which need one).
-    std::size_t uses() {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        return uses_;
     }
 
   private:
@@ -64,7 +57,6 @@ class Workspaces {
 
     std::mutex mutex_;
     std::map<int, Entry> by_device_;
-    std::size_t uses_ = 0;
 };
 // [workspace]
 

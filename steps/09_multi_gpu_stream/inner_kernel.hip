@@ -68,19 +68,17 @@ void InnerMultiply::operator()(std::size_t lane, const float* a, const float* b,
                                int cols, int k, hipStream_t stream) const {
     switch (kernel_) {
         case InnerKernel::step08: {
-            // K is not split and B is not packed: split-K's partial tiles and packing's copy
-            // would need a workspace outside the plan's memory budget. The rule is asked for this
-            // lane's share of the multiprocessors: the kernels of the two lanes run side by side,
-            // so a tile of 2048 x 3072 (192 blocks of 128 x 256) fills three waves together with
-            // its partner rather than leaving 1.45 waves alone, and the rule keeps the fast 128 x
-            // 256 tile instead of switching to a smaller one.
+            // K is not split: split-K would need a workspace outside the plan's memory budget.
+            // The rule is asked for this lane's share of the multiprocessors: the kernels of the
+            // two lanes run side by side, so a tile of 2048 x 3072 (192 blocks of 128 x 256) fills
+            // three waves together with its partner rather than leaving 1.45 waves alone, and the
+            // rule keeps the fast 128 x 256 tile instead of switching to a smaller one.
             step08::Occupancy occupancy = step08::occupancy();
             occupancy.multiprocessors =
                 std::max(1, occupancy.multiprocessors / static_cast<int>(lanes_));
             step08::RuleScope whole_k;
             whole_k.max_splits = 1;
-            step08::Config config = step08::choose_config(rows, cols, k, occupancy, whole_k);
-            config.packing = step08::Packing::off;
+            const step08::Config config = step08::choose_config(rows, cols, k, occupancy, whole_k);
             step08::gemm(a, b, c, rows, cols, k, stream, config);
             return;
         }

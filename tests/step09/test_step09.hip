@@ -15,15 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "choose_config.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/errors.hpp"
-#include "common/gpu_gemm_runner.hpp"
 #include "common/hip_check.hpp"
 #include "common/matrix.hpp"
 #include "common/verify.hpp"
-#include "every_shape_gemm.hpp"
 #include "multi_gpu_gemm.hpp"
 #include "schedule.hpp"
 #include "tests/step09/step09_test_support.hpp"
@@ -31,7 +28,6 @@
 #include "tests/support/gpu_gemm_test.hpp"
 #include "tests/support/gpu_test.hpp"
 #include "tests/support/shapes.hpp"
-#include "workspace.hpp"
 
 using step09::InnerKernel;
 using step09::MultiGpuOptions;
@@ -97,31 +93,6 @@ TEST(Step09, WorkedExampleInTwoChunksAndTwoPanels) {
     EXPECT_EQ(statistics.entries[0].chunks, 2);
     EXPECT_EQ(statistics.entries[0].tiles, 4);
     step09_test::expect_consistent(statistics, 4, 4, 4);
-}
-
-// ---- no workspace outside the plan ------------------------------------------------------------
-
-// The inner kernel neither splits K nor packs B: either would take step 07's workspace, memory
-// outside the plan's budget. 800 x 37 x 801 is worth packing (400.2 multiply-adds per float moved),
-// n is odd, and step 08 on its own packs it, through the workspace.
-TEST(Step09, TheInnerKernelTakesNoWorkspace) {
-    TUTORIAL_REQUIRE_GPU();
-    const Shape s{800, 37, 801};
-    ASSERT_TRUE(step08::worth_packing(s.m, s.n, s.k));
-    Matrix<float> a(s.m, s.k), b(s.k, s.n);
-    tutorial::fill_random(a, 911);
-    tutorial::fill_random(b, 912);
-    const std::size_t before = step07::workspaces().uses();
-    const Matrix<float> c = step09_test::multiply(a, b, MultiGpuOptions{});
-    EXPECT_EQ(step07::workspaces().uses(), before) << "step 09's inner multiply took a workspace";
-    const auto report = tutorial::verify_gemm(a, b, c);
-    EXPECT_TRUE(report.passed) << report.summary();
-    tutorial::multiply_on_device<float>(
-        a, b,
-        [](const float* da, const float* db, float* dc, int m, int n, int k, hipStream_t stream) {
-            step08::gemm(da, db, dc, m, n, k, stream);
-        });
-    EXPECT_EQ(step07::workspaces().uses(), before + 1) << "step 08 alone did not pack";
 }
 
 // ---- shapes, with the plan the default budget ("all") gives -----------------------------------

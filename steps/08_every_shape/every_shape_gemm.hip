@@ -44,13 +44,11 @@ Config chosen_config(int m, int n, int k) {
 
 namespace {
 
-// [packed path]
 // What float4 reads once B is packed: B' and C' (or the partial tiles) always, A too when its rows
 // are whole float4 and it starts on a 16-byte boundary.
 step06::Float4 packed_path(const float* a, int k) {
     return k % 4 == 0 && tutorial::aligned_16(a) ? step06::Float4::all : step06::Float4::b_and_c;
 }
-// [packed path]
 
 }  // namespace
 

@@ -14,8 +14,8 @@ namespace {
 
 // [rule constants]
 // A multiprocessor holding fewer blocks than it can runs each a little faster, not in proportion:
-// its speed scales as the square root of the share of its slots in use.
-constexpr double kOccupancyExponent = 0.5;
+// its speed scales as the share of its slots in use to the power 0.4.
+constexpr double kOccupancyExponent = 0.4;
 // What streaming one float from memory costs a multiprocessor, in multiply-adds. No tile is faster
 // than reading A and B once at this price; the 8 x 4 tile, which does one multiply-add per float of
 // A it reads, pays it for every float of A it reads.
@@ -23,6 +23,12 @@ constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
 // What one float written or read by the split-K reduction costs: about twice what streaming it
 // alone costs, for the second kernel and the partial tiles written first.
 constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
+// What a block's start and end cost, its first slice loaded before any multiply-add and its tile of
+// C stored after the last, in columns of K at the tile's speed. The other blocks on its
+// multiprocessor run meanwhile and hide most of it: a block among `resident` pays this over
+// resident squared. It is what makes a short K dear for the big tiles, which a multiprocessor
+// holds one or two at a time.
+constexpr double kStartAndEndColumns = 24.0;
 // [rule constants]
 // The 4 x 128 tile reads B at full speed only with about this many blocks on each
 // multiprocessor: on the H200, 1 x 4096 x 4096 took 0.0292 ms in 256 blocks, 0.0264 in 512 and
@@ -105,6 +111,12 @@ namespace {
 // are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
 // at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
 // share the multiprocessor and each runs only a little faster.
+// The columns of K one block of a tile `resident` to a multiprocessor costs for `depth` of them:
+// its start and end on top, hidden by the others in proportion to resident squared.
+double block_columns(double depth, int resident) {
+    return depth + kStartAndEndColumns / (static_cast<double>(resident) * resident);
+}
+
 double busiest_work(long long blocks, double block_work, int multiprocessors, int resident) {
     const long long busiest = ceil_div(blocks, multiprocessors);
     const long long full_rounds = busiest / resident;
@@ -139,12 +151,16 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         // Stream-K: the whole waves of tiles, then the workers' equal shares of the rest.
         const step07::StreamKPlan plan =
             step07::plan_stream_k(m, n, k, {row.rows, row.cols}, config.workers);
-        const double tile_work = tile_floats * split.depth;
+        const double tile_work = tile_floats * block_columns(split.depth, resident);
         result.blocks = plan.first_tile + plan.workers;
         result.waves = static_cast<double>(plan.tiles) / occupancy.wave(config.tile);
-        const double share = plan.workers > 0 ? static_cast<double>(plan.total) / plan.workers *
-                                                    tile_floats * step06::kSlice
-                                              : 0.0;
+        // Each worker is a block too, with its own start and end.
+        const double share =
+            plan.workers > 0
+                ? tile_floats * block_columns(static_cast<double>(plan.total) / plan.workers *
+                                                  step06::kSlice,
+                                              resident)
+                : 0.0;
         result.compute =
             std::max((busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
                       busiest_work(plan.workers, share, multiprocessors, resident)) /
@@ -192,7 +208,7 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
                  (rest > 0 ? rest / std::min<double>(rest, readers) : 0.0));
         }
     } else {
-        const double block_work = tile_floats * split.depth;
+        const double block_work = tile_floats * block_columns(split.depth, resident);
         result.compute =
             std::max(busiest_work(blocks, block_work, multiprocessors, resident) / row.speed,
                      streaming_floor(m, n, k, blocks, multiprocessors));

@@ -44,12 +44,12 @@ struct TileShapeRow {
 /// instead (see estimate()).
 constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x256, "128x256", 128, 256, 1.0},
-    {TileShape::t256x128, "256x128", 256, 128, 0.95},
-    {TileShape::t128x128, "128x128", 128, 128, 0.93},
-    {TileShape::t64x128, "64x128", 64, 128, 0.86},
+    {TileShape::t256x128, "256x128", 256, 128, 0.97},
+    {TileShape::t128x128, "128x128", 128, 128, 0.87},
+    {TileShape::t64x128, "64x128", 64, 128, 0.88},
     {TileShape::t64x64, "64x64", 64, 64, 0.80},
-    {TileShape::t16x128, "16x128", 16, 128, 0.50},
-    {TileShape::t128x32, "128x32", 128, 32, 0.75},
+    {TileShape::t16x128, "16x128", 16, 128, 0.60},
+    {TileShape::t128x32, "128x32", 128, 32, 0.65},
     {TileShape::t128x16, "128x16", 128, 16, 0.50},
     {TileShape::t8x4, "8x4", 8, 4, 1.0},
     {TileShape::t4x128, "4x128", 4, 128, 1.0},

@@ -49,7 +49,7 @@ constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t64x128, "64x128", 64, 128, 0.88},
     {TileShape::t64x64, "64x64", 64, 64, 0.80},
     {TileShape::t16x128, "16x128", 16, 128, 0.60},
-    {TileShape::t128x32, "128x32", 128, 32, 0.65},
+    {TileShape::t128x32, "128x32", 128, 32, 0.68},
     {TileShape::t128x16, "128x16", 128, 16, 0.50},
     {TileShape::t8x4, "8x4", 8, 4, 1.0},
     {TileShape::t4x128, "4x128", 4, 128, 1.0},

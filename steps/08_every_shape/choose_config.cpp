@@ -23,11 +23,8 @@ constexpr double kMultiplyAddsPerFloatStreamed = 40.0;
 // What one float written or read by the split-K reduction costs: about twice what streaming it
 // alone costs, for the second kernel and the partial tiles written first.
 constexpr double kMultiplyAddsPerFloatMoved = 2.0 * kMultiplyAddsPerFloatStreamed;
-// What a block's start and end cost, its first slice loaded before any multiply-add and its tile of
-// C stored after the last, in columns of K at the tile's speed. The other blocks on its
-// multiprocessor run meanwhile and hide most of it: a block among `resident` pays this over
-// resident squared. It is what makes a short K dear for the big tiles, which a multiprocessor
-// holds one or two at a time.
+// A block's start (its first slice loaded) and end (its C stored), in columns of K; the blocks
+// beside it on its multiprocessor hide most of it: one of `resident` pays this over resident^2.
 constexpr double kStartAndEndColumns = 24.0;
 // [rule constants]
 // The 4 x 128 tile reads B at full speed only with about this many blocks on each

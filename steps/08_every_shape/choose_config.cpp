@@ -152,12 +152,11 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         result.blocks = plan.first_tile + plan.workers;
         result.waves = static_cast<double>(plan.tiles) / occupancy.wave(config.tile);
         // Each worker is a block too, with its own start and end.
-        const double share =
-            plan.workers > 0
-                ? tile_floats * block_columns(static_cast<double>(plan.total) / plan.workers *
-                                                  step06::kSlice,
-                                              resident)
-                : 0.0;
+        const double share = plan.workers > 0
+                                 ? tile_floats * block_columns(static_cast<double>(plan.total) /
+                                                                   plan.workers * step06::kSlice,
+                                                               resident)
+                                 : 0.0;
         result.compute =
             std::max((busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
                       busiest_work(plan.workers, share, multiprocessors, resident)) /

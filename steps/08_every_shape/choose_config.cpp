@@ -104,16 +104,16 @@ double Estimate::total() const {
 // [estimate]
 namespace {
 
-// The work of the busiest multiprocessor when `blocks` blocks of `block_work` multiply-adds each
-// are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
-// at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
-// share the multiprocessor and each runs only a little faster.
 // The columns of K one block of a tile `resident` to a multiprocessor costs for `depth` of them:
 // its start and end on top, hidden by the others in proportion to resident squared.
 double block_columns(double depth, int resident) {
     return depth + kStartAndEndColumns / (static_cast<double>(resident) * resident);
 }
 
+// The work of the busiest multiprocessor when `blocks` blocks of `block_work` multiply-adds each
+// are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
+// at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
+// share the multiprocessor and each runs only a little faster.
 double busiest_work(long long blocks, double block_work, int multiprocessors, int resident) {
     const long long busiest = ceil_div(blocks, multiprocessors);
     const long long full_rounds = busiest / resident;

@@ -40,7 +40,7 @@ struct TileShapeRow {
 
 // [tile table]
 /// Every tile shape of step 08: the one place that names, sizes and rates them. The speeds were
-/// fitted to the H100 sweep on the notes page; the 8 x 4 tile's cost is counted in floats read
+/// fitted to sweeps on the H200 (the notes page); the 8 x 4 tile's cost is counted in floats read
 /// instead (see estimate()).
 constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x256, "128x256", 128, 256, 1.0},

@@ -113,8 +113,10 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
 
 // A thread's loads of a slice wholly inside K, without bounds checks: rows of A past m are read
 // from row m - 1 and columns of B past n from the last float4 inside; they reach only rows and
-// columns of C that are never stored. Pointers move one slice along K per load. The path without
-// float4 keeps load_slice() for every slice: there whole slices measured slower (the notes page).
+// columns of C that are never stored. Pointers move one slice along K per load. Element by element
+// a group of four columns may straddle n, so there only blocks whose columns all lie inside B take
+// whole slices, and only in tilings that ask for it (kScalarWholeSlices): for step 06's tiles
+// load_slice() measured faster on that path (the notes page).
 template <class Tiling, Float4 kFloat4>
 struct WholeSlices {
     static constexpr int kAFours = Tiling::kSlice / 4;      // float4 in a row of A's slice
@@ -125,7 +127,9 @@ struct WholeSlices {
     const float* b;
     std::size_t b_step;   // from one of the thread's rows of B's slice to the next
     std::size_t b_slice;  // from a slice of B to the next
-    static constexpr bool kUsed = kFloat4 != Float4::none;  // whether covers() can be true
+    // Whether covers() can be true, and for this block whether B's columns are clamped or inside.
+    static constexpr bool kUsed = kFloat4 != Float4::none || Tiling::kScalarWholeSlices;
+    bool inside;
 
     // [clamped pointers]
     __device__ WholeSlices(const float* __restrict__ a_matrix, const float* __restrict__ b_matrix,
@@ -138,8 +142,9 @@ struct WholeSlices {
                    4 * (t % kAFours);
         }
         int col = block_col + 4 * (t % kBFours);
-        if constexpr (kUsed)
+        if constexpr (kFloat4 != Float4::none)
             col = col < n ? col : n - 4;  // n is a multiple of 4 on the float4 paths
+        inside = kFloat4 != Float4::none || block_col + Tiling::kBlockCols <= n;
         b = b_matrix + static_cast<std::size_t>(k_begin + t / kBFours) * n + col;
         b_step = static_cast<std::size_t>(Tiling::kThreads / kBFours) * n;
         b_slice = static_cast<std::size_t>(Tiling::kSlice) * n;
@@ -148,7 +153,7 @@ struct WholeSlices {
 
     // Whether next() may load the slice that starts at column `slice` of A.
     __device__ bool covers(int slice, int k) const {
-        return kUsed && slice + Tiling::kSlice <= k;
+        return kUsed && inside && slice + Tiling::kSlice <= k;
     }
 
     // The next slice's float4, in load_slice()'s order.

@@ -20,7 +20,8 @@ namespace step06 {
 // each lane's thread tile is made of 4 x 4 pieces spread over the warp tile, a piece stride apart,
 // so that neighbouring lanes read neighbouring float4 from shared memory.
 template <int kBlockRows_, int kBlockCols_, int kSlice_, int kWarpRows_, int kWarpCols_,
-          int kThreadRows_, int kThreadCols_, int kMinBlocks_ = 2, int kPad_ = 4>
+          int kThreadRows_, int kThreadCols_, int kMinBlocks_ = 2, int kPad_ = 4,
+          bool kScalarWholeSlices_ = false>
 struct WarpTiling {
     static constexpr int kBlockRows = kBlockRows_;
     static constexpr int kBlockCols = kBlockCols_;
@@ -44,6 +45,9 @@ struct WarpTiling {
     static constexpr int kALoads = kBlockRows * kSlice / 4 / kThreads;
     static constexpr int kBLoads = kSlice * kBlockCols / 4 / kThreads;
     static constexpr int kPad = kPad_;  // breaks the bank conflicts of A's transposed store
+    // Whether the path without float4 loads whole slices without bounds checks too (WholeSlices),
+    // as the float4 paths always do: faster for some tiles, slower for others (measured per tile).
+    static constexpr bool kScalarWholeSlices = kScalarWholeSlices_;
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
     static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,

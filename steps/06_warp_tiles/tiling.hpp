@@ -45,8 +45,7 @@ struct WarpTiling {
     static constexpr int kALoads = kBlockRows * kSlice / 4 / kThreads;
     static constexpr int kBLoads = kSlice * kBlockCols / 4 / kThreads;
     static constexpr int kPad = kPad_;  // breaks the bank conflicts of A's transposed store
-    // Whether the path without float4 loads whole slices without bounds checks too (WholeSlices),
-    // as the float4 paths always do: faster for some tiles, slower for others (measured per tile).
+    // Whether WholeSlices serves the path without float4 too (measured tile by tile)
     static constexpr bool kScalarWholeSlices = kScalarWholeSlices_;
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");

@@ -127,7 +127,8 @@ struct WholeSlices {
     const float* b;
     std::size_t b_step;   // from one of the thread's rows of B's slice to the next
     std::size_t b_slice;  // from a slice of B to the next
-    // Whether covers() can be true, and for this block whether B's columns are clamped or inside.
+    // Whether covers() can be true at all, and whether this block's columns of B are clamped
+    // (float4) or all inside B.
     static constexpr bool kUsed = kFloat4 != Float4::none || Tiling::kScalarWholeSlices;
     bool inside;
 

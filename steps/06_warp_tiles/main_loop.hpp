@@ -90,26 +90,58 @@ __device__ inline void load_fragment(const float* line, int index, float (&value
     }
 }
 
-// The slice's contribution to the thread tile: for each kk, the outer product of kThreadRows
-// values of A's column kk and kThreadCols values of B's row kk.
+// Column kk's contribution to the thread tile: the outer product of kThreadRows values of A's
+// column kk and kThreadCols values of B's row kk.
+template <class Tiling>
+__device__ inline void multiply_column(const SliceTiles<Tiling>& tiles,
+                                       const ThreadPlace<Tiling>& place, int kk,
+                                       float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+    float a_values[Tiling::kThreadRows], b_values[Tiling::kThreadCols];
+    load_fragment<Tiling::kThreadRows, Tiling::kRowStride>(tiles.a[kk], place.row, a_values);
+    load_fragment<Tiling::kThreadCols, Tiling::kColStride>(tiles.b[kk], place.col, b_values);
+#pragma unroll
+    for (int i = 0; i < Tiling::kThreadRows; ++i) {
+#pragma unroll
+        for (int j = 0; j < Tiling::kThreadCols; ++j)
+            sum[i][j] += a_values[i] * b_values[j];
+    }
+}
+// [warp tile]
+
+// The slice's contribution: multiply_column() for each of its kSlice columns, unrolled.
 template <class Tiling>
 __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
                                       const ThreadPlace<Tiling>& place,
                                       float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
 #pragma unroll
-    for (int kk = 0; kk < Tiling::kSlice; ++kk) {
-        float a_values[Tiling::kThreadRows], b_values[Tiling::kThreadCols];
-        load_fragment<Tiling::kThreadRows, Tiling::kRowStride>(tiles.a[kk], place.row, a_values);
-        load_fragment<Tiling::kThreadCols, Tiling::kColStride>(tiles.b[kk], place.col, b_values);
+    for (int kk = 0; kk < Tiling::kSlice; ++kk)
+        multiply_column(tiles, place, kk, sum);
+}
+
+// The last slice of a range of K: only its first `columns`, where K ends inside it (past K the
+// slice holds the padding's zeros). Tiles of 64 x 128 and more stop a loop at `columns`; in the
+// smaller ones that loop made the split-K kernels spill registers, so they test each column of
+// the unrolled slice instead (both measured: the notes page).
+template <class Tiling>
+__device__ inline void multiply_last_slice(const SliceTiles<Tiling>& tiles,
+                                           const ThreadPlace<Tiling>& place, int columns,
+                                           float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+    if constexpr (Tiling::kBlockRows * Tiling::kBlockCols >= 64 * 128) {
+        if (columns >= Tiling::kSlice) {
+            multiply_slice(tiles, place, sum);
+            return;
+        }
+#pragma unroll 1
+        for (int kk = 0; kk < columns; ++kk)
+            multiply_column(tiles, place, kk, sum);
+    } else {
 #pragma unroll
-        for (int i = 0; i < Tiling::kThreadRows; ++i) {
-#pragma unroll
-            for (int j = 0; j < Tiling::kThreadCols; ++j)
-                sum[i][j] += a_values[i] * b_values[j];
+        for (int kk = 0; kk < Tiling::kSlice; ++kk) {
+            if (kk < columns)
+                multiply_column(tiles, place, kk, sum);
         }
     }
 }
-// [warp tile]
 
 // A thread's loads of a slice wholly inside K, without bounds checks: rows of A past m are read
 // from row m - 1 and columns of B past n from the last float4 inside; they reach only rows and
@@ -193,17 +225,16 @@ __device__ inline void accumulate(const float* __restrict__ a, const float* __re
     store_slice(tiles[0], load(k_begin));
     __syncthreads();
     int current = 0;
-    for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
-        const bool has_next = slice + Tiling::kSlice < k_end;
-        SliceFragment<Tiling> next;
-        if (has_next)
-            next = load(slice + Tiling::kSlice);
+    int slice = k_begin;
+    for (; slice + Tiling::kSlice < k_end; slice += Tiling::kSlice) {
+        const SliceFragment<Tiling> next = load(slice + Tiling::kSlice);
         multiply_slice(tiles[current], place, sum);
-        if (has_next)
-            store_slice(tiles[1 - current], next);
+        store_slice(tiles[1 - current], next);
         __syncthreads();
         current = 1 - current;
     }
+    multiply_last_slice(tiles[current], place, k_end - slice, sum);
+    __syncthreads();
 }
 // [main loop]
 

@@ -76,7 +76,6 @@ __device__ inline void store_slice(SliceTiles<Tiling>& tiles,
     }
 }
 
-// [warp tile]
 // kCount values of one row of a tile, one float4 per piece, pieces kStride apart.
 template <int kCount, int kStride>
 __device__ inline void load_fragment(const float* line, int index, float (&values)[kCount]) {
@@ -90,6 +89,7 @@ __device__ inline void load_fragment(const float* line, int index, float (&value
     }
 }
 
+// [warp tile]
 // Column kk's contribution to the thread tile: the outer product of kThreadRows values of A's
 // column kk and kThreadCols values of B's row kk.
 template <class Tiling>
@@ -106,7 +106,6 @@ __device__ inline void multiply_column(const SliceTiles<Tiling>& tiles,
             sum[i][j] += a_values[i] * b_values[j];
     }
 }
-// [warp tile]
 
 // The slice's contribution: multiply_column() for each of its kSlice columns, unrolled.
 template <class Tiling>
@@ -117,6 +116,7 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
     for (int kk = 0; kk < Tiling::kSlice; ++kk)
         multiply_column(tiles, place, kk, sum);
 }
+// [warp tile]
 
 // The last slice of a range of K: only its first `columns`, where K ends inside it (past K the
 // slice holds the padding's zeros). Tiles of 64 x 128 and more stop a loop at `columns`; in the

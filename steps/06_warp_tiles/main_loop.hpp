@@ -118,15 +118,15 @@ __device__ inline void multiply_slice(const SliceTiles<Tiling>& tiles,
 }
 // [warp tile]
 
-// The last slice of a range of K: only its first `columns`, where K ends inside it (past K the
-// slice holds the padding's zeros). Tiles of 64 x 128 and more stop a loop at `columns`; in the
-// smaller ones that loop made the split-K kernels spill registers, so they test each column of
-// the unrolled slice instead (both measured: the notes page).
+// A slice that K ends inside: only its first `columns` (past K it holds the padding's zeros).
+// The tiles that peel the last slice (kPeelLastSlice) stop a loop at `columns`; in the smaller ones
+// that loop made the split-K kernels spill registers, so they test each column of the unrolled
+// slice instead (both measured: the notes page).
 template <class Tiling>
 __device__ inline void multiply_last_slice(const SliceTiles<Tiling>& tiles,
                                            const ThreadPlace<Tiling>& place, int columns,
                                            float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
-    if constexpr (Tiling::kBlockRows * Tiling::kBlockCols >= 64 * 128) {
+    if constexpr (Tiling::kPeelLastSlice) {
         if (columns >= Tiling::kSlice) {
             multiply_slice(tiles, place, sum);
             return;
@@ -205,11 +205,37 @@ struct WholeSlices {
     }
 };
 
+// The slice loop of the tilings that keep their last slice inside it (kPeelLastSlice false: step
+// 08's small tiles, whose blocks run few slices). The first slice is in tiles[0]; each turn tests
+// whether a next slice is to load and whether K ends inside this one.
+template <class Tiling, class Load>
+__device__ inline void unpeeled_loop(const Load& load, SliceTiles<Tiling>* tiles,
+                                     const ThreadPlace<Tiling>& place, int k_begin, int k_end,
+                                     float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
+    int current = 0;
+    for (int slice = k_begin; slice < k_end; slice += Tiling::kSlice) {
+        const bool has_next = slice + Tiling::kSlice < k_end;
+        SliceFragment<Tiling> next;
+        if (has_next)
+            next = load(slice + Tiling::kSlice);
+        if (slice + Tiling::kSlice <= k_end)
+            multiply_slice(tiles[current], place, sum);
+        else
+            multiply_last_slice(tiles[current], place, k_end - slice, sum);
+        if (has_next)
+            store_slice(tiles[1 - current], next);
+        __syncthreads();
+        current = 1 - current;
+    }
+}
+
 // [main loop]
 // Step 05's double-buffered loop over K-slices, over columns [k_begin, k_end) of A (k_begin a
 // multiple of kSlice): adds that range's contribution to the block tile at (block_row, block_col)
 // to this thread's sums. `tiles` is the block's two slice buffers in shared memory. Whole slices
-// load without bounds checks; the last slice of K, when it is partial, with load_slice().
+// load without bounds checks; the last slice of K, when it is partial, with load_slice(). The
+// last slice is peeled out of the loop, so that the loop tests nothing, but in step 08's small
+// tiles (unpeeled_loop() above; both ways measured on the notes page).
 template <class Tiling, Float4 kFloat4>
 __device__ inline void accumulate(const float* __restrict__ a, const float* __restrict__ b, int m,
                                   int n, int k, int block_row, int block_col, int k_begin,
@@ -224,6 +250,10 @@ __device__ inline void accumulate(const float* __restrict__ a, const float* __re
     };
     store_slice(tiles[0], load(k_begin));
     __syncthreads();
+    if constexpr (!Tiling::kPeelLastSlice) {
+        unpeeled_loop(load, tiles, place, k_begin, k_end, sum);
+        return;
+    }
     int current = 0;
     int slice = k_begin;
     for (; slice + Tiling::kSlice < k_end; slice += Tiling::kSlice) {

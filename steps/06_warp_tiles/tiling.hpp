@@ -47,6 +47,9 @@ struct WarpTiling {
     static constexpr int kPad = kPad_;  // breaks the bank conflicts of A's transposed store
     // Whether WholeSlices serves the path without float4 too (measured tile by tile)
     static constexpr bool kScalarWholeSlices = kScalarWholeSlices_;
+    // Whether accumulate() peels the last slice out of its loop: in tiles of 64 x 128 and more,
+    // whose blocks run many slices; the smaller tiles keep one copy of the loop (measured)
+    static constexpr bool kPeelLastSlice = kBlockRows * kBlockCols >= 64 * 128;
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
     static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,

@@ -32,6 +32,15 @@ constexpr double kStartAndEndColumns = 24.0;
 // 0.0285 in 1024, and 1 x 8192 x 8192 0.0715 in 512 and 0.0732 in 1024. At 3, 512 blocks on 132
 // multiprocessors count as enough.
 constexpr int kRowBlocksPerMultiprocessor = 3;
+// The 8 x 4 tile reads A at full speed only with two blocks on a multiprocessor: a block's 8 rows
+// keep too few loads in flight to fill it alone. On the H200 1379 x 1 x 15477 (173 blocks) took
+// 0.063 ms with K whole and 0.030 split in 6 (1038 blocks).
+constexpr int kDotBlocksPerMultiprocessor = 2;
+// A split of the 8 x 4 or the 4 x 128 tile pays for its reduction, a second kernel, about 4 us
+// whatever its size: on the H200 300 x 1 x 130 took 0.0072 ms with K whole and 0.0110 split in
+// 2, and 1024 x 1 x 1024 0.0076 and 0.0108 to 0.0120 split in 2 to 16. Their blocks are so brief
+// that this fixed cost, in multiply-adds of one multiprocessor, decides whether K is split.
+constexpr double kStreamingSplitCost = 1.2e6;
 
 using tutorial::ceil_div;
 
@@ -110,18 +119,23 @@ double block_columns(double depth, int resident) {
     return depth + kStartAndEndColumns / (static_cast<double>(resident) * resident);
 }
 
-// The work of the busiest multiprocessor when `blocks` blocks of `block_work` multiply-adds each
-// are spread over the GPU: it gets ceil(blocks / multiprocessors) of them and runs them `resident`
-// at a time, full rounds at the tile's speed, then the rest, a last round in which fewer blocks
-// share the multiprocessor and each runs only a little faster.
-double busiest_work(long long blocks, double block_work, int multiprocessors, int resident) {
+// The work of the busiest multiprocessor when `blocks` blocks, each of `tile_floats` sums over
+// `depth` columns of K, are spread over the GPU: it gets ceil(blocks / multiprocessors) of them
+// and runs them `resident` at a time, full rounds at the tile's speed, then the rest, a last round
+// in which fewer blocks share the multiprocessor: each runs only a little faster, and fewer
+// neighbours hide its start and end.
+double busiest_work(long long blocks, double tile_floats, double depth, int multiprocessors,
+                    int resident) {
     const long long busiest = ceil_div(blocks, multiprocessors);
     const long long full_rounds = busiest / resident;
     const long long rest = busiest % resident;
     const double last_round_speed =
         std::pow(static_cast<double>(rest) / resident, kOccupancyExponent);
-    return static_cast<double>(full_rounds) * resident * block_work +
-           (rest > 0 ? static_cast<double>(rest) * block_work / last_round_speed : 0.0);
+    return static_cast<double>(full_rounds) * resident * tile_floats *
+               block_columns(depth, resident) +
+           (rest > 0 ? static_cast<double>(rest) * tile_floats *
+                           block_columns(depth, static_cast<int>(rest)) / last_round_speed
+                     : 0.0);
 }
 
 // The least a multiply can cost: reading A and B once, spread over the multiprocessors that run
@@ -148,20 +162,17 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         // Stream-K: the whole waves of tiles, then the workers' equal shares of the rest.
         const step07::StreamKPlan plan =
             step07::plan_stream_k(m, n, k, {row.rows, row.cols}, config.workers);
-        const double tile_work = tile_floats * block_columns(split.depth, resident);
         result.blocks = plan.first_tile + plan.workers;
         result.waves = static_cast<double>(plan.tiles) / occupancy.wave(config.tile);
         // Each worker is a block too, with its own start and end.
         const double share = plan.workers > 0
-                                 ? tile_floats * block_columns(static_cast<double>(plan.total) /
-                                                                   plan.workers * step06::kSlice,
-                                                               resident)
+                                 ? static_cast<double>(plan.total) / plan.workers * step06::kSlice
                                  : 0.0;
-        result.compute =
-            std::max((busiest_work(plan.first_tile, tile_work, multiprocessors, resident) +
-                      busiest_work(plan.workers, share, multiprocessors, resident)) /
-                         row.speed,
-                     streaming_floor(m, n, k, result.blocks, multiprocessors));
+        result.compute = std::max(
+            (busiest_work(plan.first_tile, tile_floats, split.depth, multiprocessors, resident) +
+             busiest_work(plan.workers, tile_floats, share, multiprocessors, resident)) /
+                row.speed,
+            streaming_floor(m, n, k, result.blocks, multiprocessors));
         // A worker writes at most two partial tiles, and the last one to finish a tile reads
         // its partial tiles back and writes C: about four tiles moved per worker.
         result.reduction =
@@ -172,11 +183,13 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
     result.blocks = blocks;
     result.waves = static_cast<double>(blocks) / occupancy.wave(config.tile);
     if (streams_operand(config.tile)) {
-        // The 8 x 4 tile reads its rows of A over its range of K, a group's 4 kDotLanes columns at
-        // a time; the 4 x 128 tile its 128 columns of B, kRowSteps rows at a time. Every range
-        // counts its own rows, the last one's too, in whole steps.
+        // The 8 x 4 tile reads its rows of A over its range of K, a float4 per thread of a row's
+        // group at a time: 4 kDotLanes columns, or 4 kDotShortLanes where a range is short enough
+        // for the kernel to give a row fewer threads (dot_lanes()); the 4 x 128 tile reads its 128
+        // columns of B, kRowSteps rows at a time. Every range counts its own rows, the last one's
+        // too, in whole steps.
         const bool dot = config.tile == TileShape::t8x4;
-        const double step = dot ? 4.0 * kDotLanes : static_cast<double>(kRowSteps);
+        const double step = dot ? 4.0 * dot_lanes(split.depth) : static_cast<double>(kRowSteps);
         const double floats_per_step = dot ? row.rows : row.cols;
         const auto steps_of = [&](double rows) { return std::ceil(rows / step) * step; };
         const double last = k - (split.count - 1.0) * split.depth;
@@ -184,10 +197,12 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         const double work =
             static_cast<double>(tiles) * floats_per_step * rows * kMultiplyAddsPerFloatStreamed;
         if (dot) {
-            // Streaming, a multiprocessor keeps its memory busy with any number of blocks, so the
-            // reading spreads evenly over all of them, or over as many as there are blocks.
+            // Streaming, two blocks keep a multiprocessor's memory busy, so the reading spreads
+            // evenly over all of them, or at a lower speed over as many as there are blocks.
+            const long long readers =
+                static_cast<long long>(kDotBlocksPerMultiprocessor) * multiprocessors;
             result.compute =
-                work / static_cast<double>(std::min<long long>(blocks, multiprocessors));
+                work * kDotBlocksPerMultiprocessor / static_cast<double>(std::min(blocks, readers));
         } else {
             // The 4 x 128 tile's blocks stay until their range is read, so they run in waves of
             // as many as fit at once: each whole wave, and then the rest, reads at the speed of
@@ -204,15 +219,17 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
                  (rest > 0 ? rest / std::min<double>(rest, readers) : 0.0));
         }
     } else {
-        const double block_work = tile_floats * block_columns(split.depth, resident);
-        result.compute =
-            std::max(busiest_work(blocks, block_work, multiprocessors, resident) / row.speed,
-                     streaming_floor(m, n, k, blocks, multiprocessors));
+        result.compute = std::max(
+            busiest_work(blocks, tile_floats, split.depth, multiprocessors, resident) / row.speed,
+            streaming_floor(m, n, k, blocks, multiprocessors));
     }
-    // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C.
-    result.reduction = split.count == 1 ? 0.0
-                                        : kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
-                                              static_cast<double>(n) / multiprocessors;
+    // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C;
+    // for the streaming tiles the reduction's launch counts too.
+    if (split.count > 1) {
+        result.reduction = kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
+                               static_cast<double>(n) / multiprocessors +
+                           (streams_operand(config.tile) ? kStreamingSplitCost : 0.0);
+    }
     return result;
 }
 // [estimate]
@@ -231,10 +248,10 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     // One column of C: each float of A meets one of B, so every tile reads A once and the multiply
     // costs what that reading costs; the other tiles multiply 15 or more columns of padding on top,
     // and read A without float4 (n is not a multiple of 4). The 8 x 4 tile is then tried alone,
-    // unless the rows are too short to give each group of kDotLanes threads one step (K under
-    // 4 kDotLanes). With 2 to 4 columns the 128 x 16 tile measured faster on the H100, so the 8 x 4
-    // tile is a candidate nowhere else.
-    const bool dot_only = in_scope(TileShape::t8x4) && n == 1 && k >= 4 * kDotLanes;
+    // whatever K: on the H200 it ran one column at 1.2 to 1.7 of cuBLAS from K = 1 to 127 as well,
+    // where the best other tile reached 0.55 to 1.16. With 2 to 4 columns the 128 x 16 tile
+    // measured faster on the H100, so the 8 x 4 tile is a candidate nowhere else.
+    const bool dot_only = in_scope(TileShape::t8x4) && n == 1;
     // [dot rule]
     // [row rule]
     // One to four rows and at least kRowMinCols columns: the mirror image. Each float of B meets

@@ -140,18 +140,19 @@ TEST(Step08Estimate, CountsBlocksAndWavesByHand) {
 TEST(Step08Estimate, ALastPartialRoundCostsMoreThanItsShare) {
     // One multiprocessor with two 128 x 128 slots, 7 blocks of 128 x 128 x 16: three full rounds
     // of two blocks, then one block alone, which runs at (1 / 2)^0.4 of a full round's speed per
-    // block: 6 + 1 / 0.5^0.4 = 7.32 blocks' work at the 128 x 128 tile's speed (0.87). A block
-    // of two to a multiprocessor pays its start and end as 24 / 2^2 = 6 more columns of K.
+    // block. A block of two to a multiprocessor pays its start and end as 24 / 2^2 = 6 more
+    // columns of K; the block alone has no neighbour to hide them and pays all 24. In all
+    // (6 x 22 + 40 / 0.5^0.4) columns' work at the 128 x 128 tile's speed (0.87).
     const Occupancy one{1, {1, 1, 2, 3, 6}};  // in the order of TileShape
-    const double block_work = 128.0 * 128.0 * (16.0 + 24.0 / 4.0);
+    const double shared_block = 128.0 * 128.0 * (16.0 + 24.0 / 4.0);
+    const double lone_block = 128.0 * 128.0 * (16.0 + 24.0);
     const step08::Estimate seven =
         step08::estimate(7 * 128, 128, 16, {TileShape::t128x128, 1}, one);
-    EXPECT_NEAR(seven.compute, (6.0 + 1.0 / std::pow(0.5, 0.4)) * block_work / 0.87, 1e-6);
-    // Eight blocks fill four rounds: no block runs alone, so the eighth costs less than
-    // 1 / 0.5^0.4.
+    EXPECT_NEAR(seven.compute, (6.0 * shared_block + lone_block / std::pow(0.5, 0.4)) / 0.87, 1e-6);
+    // Eight blocks fill four rounds: no block runs alone, so the eighth costs its share.
     const step08::Estimate eight =
         step08::estimate(8 * 128, 128, 16, {TileShape::t128x128, 1}, one);
-    EXPECT_NEAR(eight.compute, 8.0 * block_work / 0.87, 1e-6);
+    EXPECT_NEAR(eight.compute, 8.0 * shared_block / 0.87, 1e-6);
 }
 
 TEST(Step08Estimate, AShortKCostsTheBigTilesTheirStartAndEnd) {
@@ -283,9 +284,12 @@ TEST(Step08Rule, FewRowsOrColumnsTakeAThinTile) {
     // At 64 rows a thin tile reads B four times: 64 x 128 split 6 (0.92) beat 64 x 64 split 6
     // (0.87) and 16 x 128 (0.46 whole).
     EXPECT_EQ(step08::choose_config(64, 8192, 8192, kH100).tile, TileShape::t64x128);
-    // Squares from 257 up never take a 16-wide tile: there its slower blocks cost more than the
-    // padding that a wider tile multiplies. From 1000 up they take a big or a 64-row tile.
-    for (const int size : {257, 640, 1000, 4096}) {
+    // Small squares fill a fifth of the GPU at most, and there a thin tile's many blocks win: on
+    // the H200 257^3 ran at 1.14 of cuBLAS as 16 x 128 split 4 and at 0.91 as 64 x 64 split 4.
+    // From 640 up a square never takes a 16-wide tile: its slower blocks cost more than the
+    // padding that a wider tile multiplies. From 1000 up it takes a big or a 64-row tile.
+    EXPECT_EQ(step08::choose_config(257, 257, 257, kH100).tile, TileShape::t16x128);
+    for (const int size : {640, 1000, 4096}) {
         SCOPED_TRACE(size);
         const TileShape tile = step08::choose_config(size, size, size, kH100).tile;
         EXPECT_TRUE(tile != TileShape::t16x128 && tile != TileShape::t128x16);
@@ -328,10 +332,11 @@ TEST(Step08Rule, OnlyTilesWhoseRowsFitTheGridCompete) {
 }
 
 TEST(Step08Rule, OneColumnTakesTheDotTile) {
-    // Where C has one column and K gives each group of threads at least one step, the 8 x 4 tile
-    // is the only candidate; with 2 to 5 columns, or K under 4 kDotLanes, it is never one.
-    const int step = 4 * step08::kDotLanes;
-    const int sizes[][2] = {{8192, 8192}, {1, 65536}, {1000, 1000}, {4096, step}, {65536, 300}};
+    // Where C has one column the 8 x 4 tile is the only candidate, whatever K: on the H200 it was
+    // the fastest configuration of every one-column shape swept, K = 1 to 127 too (step 08's
+    // notes); with 2 to 5 columns it is never one.
+    const int sizes[][2] = {{8192, 8192}, {1, 65536}, {1000, 1000}, {4096, 128}, {65536, 300},
+                            {13288, 12},  {2304, 28}, {40, 124},    {892, 1}};
     for (const auto& [m, k] : sizes) {
         SCOPED_TRACE(std::to_string(m) + "x1x" + std::to_string(k));
         for (const step08::Estimate& candidate : step08::candidates(m, 1, k, kH100)) {
@@ -346,18 +351,22 @@ TEST(Step08Rule, OneColumnTakesTheDotTile) {
                 EXPECT_NE(candidate.config.tile, TileShape::t8x4) << n << " columns";
         }
     }
-    for (const step08::Estimate& candidate : step08::candidates(65536, 1, step - 1, kH100))
-        EXPECT_NE(candidate.config.tile, TileShape::t8x4);
     // Its threads share K instead of stream-K workers: the rule gives it none.
     EXPECT_EQ(step08::stream_k_workers(TileShape::t8x4, kH100), 0);
 }
 
-TEST(Step08Rule, TheDotTileSplitsUntilEveryMultiprocessorHasABlock) {
+TEST(Step08Rule, TheDotTileSplitsUntilEveryMultiprocessorHasTwoBlocks) {
     // 8192 x 1 x 8192: 1024 blocks for 132 multiprocessors, K whole. 1024 x 1 x 65536: 128 blocks,
-    // so 2 ranges. 1 x 1 x 65536: one block, so as many ranges as the rule allows.
+    // so 4 ranges (0.0737 ms on the H200, 0.0892 in 2, 0.1265 whole). 1 x 1 x 65536: one block,
+    // so as many ranges as the rule allows.
     EXPECT_EQ(step08::choose_config(8192, 1, 8192, kH100).splits, 1);
-    EXPECT_EQ(step08::choose_config(1024, 1, 65536, kH100).splits, 2);
+    EXPECT_EQ(step08::choose_config(1024, 1, 65536, kH100).splits, 4);
     EXPECT_EQ(step08::choose_config(1, 1, 65536, kH100).splits, step07::kMaxSplits);
+    // Where K is short, the reduction's launch costs more than the split saves: 1024 x 1 x 1024
+    // took 0.0076 ms whole and 0.0108 to 0.0120 in 2 to 16 ranges, 300 x 1 x 130 0.0072 whole and
+    // 0.0110 in 2.
+    EXPECT_EQ(step08::choose_config(1024, 1, 1024, kH100).splits, 1);
+    EXPECT_EQ(step08::choose_config(300, 1, 130, kH100).splits, 1);
 }
 
 TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
@@ -369,14 +378,23 @@ TEST(Step08Estimate, CountsTheDotTilesFloatsByHand) {
     EXPECT_NEAR(e.waves, 1024.0 / (132 * 8), 1e-12);
     EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 8 * 8192 * 40 / 132);
     EXPECT_DOUBLE_EQ(e.reduction, 0.0);
-    // A range shorter than one step of a group (4 x 32 columns) costs a whole step: K = 100.
+    // A range under 512 columns gives a row 8 threads, so its steps are 4 x 8 = 32 columns, and
+    // a part of a step costs a whole one: K = 100 costs 128, K = 130 costs 160.
     const step08::Estimate short_k =
         step08::estimate(8192, 1, 100, {TileShape::t8x4, 1, Packing::automatic}, kH100);
     EXPECT_DOUBLE_EQ(short_k.compute, 1024.0 * 8 * 128 * 40 / 132);
-    // Fewer blocks than multiprocessors: the busiest one reads one block's share, 1 x 1 x 65536.
+    const step08::Estimate short_130 =
+        step08::estimate(8192, 1, 130, {TileShape::t8x4, 1, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(short_130.compute, 1024.0 * 8 * 160 * 40 / 132);
+    // Fewer than two blocks per multiprocessor: each block reads at half speed, so the busiest
+    // multiprocessor costs two blocks' share, 1 x 1 x 65536.
     const step08::Estimate few =
         step08::estimate(1, 1, 65536, {TileShape::t8x4, 1, Packing::automatic}, kH100);
-    EXPECT_DOUBLE_EQ(few.compute, 8.0 * 65536 * 40);
+    EXPECT_DOUBLE_EQ(few.compute, 2.0 * 8 * 65536 * 40);
+    // A split adds the reduction's launch, 1.2e6, to its traffic: 1024 x 1 x 65536 in 4 ranges.
+    const step08::Estimate split =
+        step08::estimate(1024, 1, 65536, {TileShape::t8x4, 4, Packing::automatic}, kH100);
+    EXPECT_DOUBLE_EQ(split.reduction, 80.0 * 5 * 1024 / 132 + 1.2e6);
     // The 8 x 4 tile reads A and B where they are: nothing to pack, even when asked.
     EXPECT_FALSE(
         step08::packs({TileShape::t8x4, 1, Packing::on}, 8192, 1, 8191, step06::Float4::none));
@@ -434,13 +452,13 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
 TEST(Step08Estimate, CountsTheRowTilesFloatsByHand) {
     // 1 x 4096 x 4096 in 32 ranges of 128: 32 x 32 = 1024 blocks, each reading 128 columns of B
     // over its 128 rows at 40 multiply-adds a float, spread over 3 blocks on each of the 132
-    // multiprocessors (both of its waves, 528 and 496 blocks, have more than those 396); the
-    // reduction moves 33 tiles of 1 x 4096 at 80 a float.
+    // multiprocessors (both of its waves, 528 and 496 blocks, have more than those 396).
     const step08::Estimate e =
         step08::estimate(1, 4096, 4096, {TileShape::t4x128, 32, Packing::automatic}, kH100);
     EXPECT_EQ(e.blocks, 1024);
     EXPECT_DOUBLE_EQ(e.compute, 1024.0 * 128 * 128 * 40 / (3 * 132));
-    EXPECT_DOUBLE_EQ(e.reduction, 80.0 * 33 * 4096 / 132);
+    // The reduction moves 33 tiles of 1 x 4096 at 80 a float, and its launch costs 1.2e6 on top.
+    EXPECT_DOUBLE_EQ(e.reduction, 80.0 * 33 * 4096 / 132 + 1.2e6);
     // Each range costs its own rows in whole steps of 8, the last range's too: K = 5 costs 8
     // rows, and 1 x 4096 x 4097 in ranges of 272 rows (16 ranges, the last of 17 rows) costs
     // 15 x 272 + 24 rows.

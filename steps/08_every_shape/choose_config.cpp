@@ -196,20 +196,19 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         const double rows = (split.count - 1.0) * steps_of(split.depth) + steps_of(last);
         const double work =
             static_cast<double>(tiles) * floats_per_step * rows * kMultiplyAddsPerFloatStreamed;
+        // Either tile reads at full speed only with enough of its blocks on each multiprocessor.
+        const double readers =
+            static_cast<double>(dot ? kDotBlocksPerMultiprocessor : kRowBlocksPerMultiprocessor) *
+            multiprocessors;
         if (dot) {
-            // Streaming, two blocks keep a multiprocessor's memory busy, so the reading spreads
-            // evenly over all of them, or at a lower speed over as many as there are blocks.
-            const long long readers =
-                static_cast<long long>(kDotBlocksPerMultiprocessor) * multiprocessors;
-            result.compute =
-                work * kDotBlocksPerMultiprocessor / static_cast<double>(std::min(blocks, readers));
+            // The reading spreads evenly over all the readers, or at a lower speed over as many
+            // as there are blocks.
+            result.compute = work * kDotBlocksPerMultiprocessor / std::min<double>(blocks, readers);
         } else {
             // The 4 x 128 tile's blocks stay until their range is read, so they run in waves of
             // as many as fit at once: each whole wave, and then the rest, reads at the speed of
-            // its blocks, up to kRowBlocksPerMultiprocessor per multiprocessor. With 564 blocks in
-            // waves of 528, 1 x 12000 x 16384 took 0.252 ms on the H200, and 0.188 with 1504.
-            const double readers =
-                static_cast<double>(kRowBlocksPerMultiprocessor) * multiprocessors;
+            // its blocks, up to the readers. With 564 blocks in waves of 528, 1 x 12000 x 16384
+            // took 0.252 ms on the H200, and 0.188 with 1504.
             const long long wave = std::max(1LL, occupancy.wave(config.tile));
             const long long rest = blocks % wave;
             const double per_block = work / static_cast<double>(blocks);

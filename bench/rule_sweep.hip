@@ -219,7 +219,8 @@ int run(const Settings& settings) {
     const tutorial::DeviceInfo device = tutorial::select_device(settings.device);
     std::string why_no_vendor;
     const std::unique_ptr<tutorial::VendorBlas> vendor = tutorial::make_vendor_blas(why_no_vendor);
-    std::cout << "GPU: " << device.name << ", " << device.multiprocessors << " multiprocessors\n"
+    std::cout << "GPU: " << device.name << ", " << device.multiprocessors << " multiprocessors, "
+              << step08::occupancy().cache_bytes / (1 << 20) << " MiB of L2 cache\n"
               << "vendor BLAS: " << (vendor ? vendor->name() : why_no_vendor) << "\n"
               << "each configuration verified first, then " << settings.warmup
               << " warm-up runs and the median of " << settings.iterations

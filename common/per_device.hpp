@@ -51,4 +51,13 @@ inline int multiprocessor_count() {
     return properties.multiProcessorCount;
 }
 
+/// The current device's L2 cache, in bytes (on the CPU route, the CPU's L2).
+inline long long l2_cache_bytes() {
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    return properties.l2CacheSize;
+}
+
 }  // namespace tutorial

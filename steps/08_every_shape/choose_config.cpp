@@ -41,6 +41,11 @@ constexpr int kDotBlocksPerMultiprocessor = 2;
 // 2, and 1024 x 1 x 1024 0.0076 and 0.0108 to 0.0120 split in 2 to 16. Their blocks are so brief
 // that this fixed cost, in multiply-adds of one multiprocessor, decides whether K is split.
 constexpr double kStreamingSplitCost = 1.2e6;
+// Where C has more than four rows, the 4 x 128 tile's groups of four rows read the same B: the
+// first from memory, the others, when B fits the L2 cache, from the cache at this share of the
+// price. Fitted to 36 shapes of 5 to 32 rows on the H200: 0 to 0.25 pick alike there, 0.3 picks
+// 16 x 128 split 4 for 9 x 1221 x 313 (0.85 of cuBLAS, where the 4 x 128 tile ran at 1.10).
+constexpr double kCacheReadShare = 0.2;
 
 using tutorial::ceil_div;
 
@@ -138,6 +143,11 @@ double busiest_work(long long blocks, double tile_floats, double depth, int mult
                      : 0.0);
 }
 
+// Whether the k x n matrix B fits the L2 cache.
+bool b_fits_cache(int n, int k, const Occupancy& occupancy) {
+    return static_cast<double>(n) * k * sizeof(float) <= static_cast<double>(occupancy.cache_bytes);
+}
+
 // The least a multiply can cost: reading A and B once, spread over the multiprocessors that run
 // its blocks. Shapes with a thin C and a long K reach it, and then more splits only add traffic.
 double streaming_floor(int m, int n, int k, long long blocks, int multiprocessors) {
@@ -194,8 +204,13 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         const auto steps_of = [&](double rows) { return std::ceil(rows / step) * step; };
         const double last = k - (split.count - 1.0) * split.depth;
         const double rows = (split.count - 1.0) * steps_of(split.depth) + steps_of(last);
-        const double work =
+        double work =
             static_cast<double>(tiles) * floats_per_step * rows * kMultiplyAddsPerFloatStreamed;
+        // The 4 x 128 tile's groups of four rows of C after the first find B in the L2 cache when
+        // it fits there.
+        const long long groups = ceil_div(static_cast<long long>(m), row.rows);
+        if (!dot && groups > 1 && b_fits_cache(n, k, occupancy))
+            work *= (1.0 + (groups - 1.0) * kCacheReadShare) / static_cast<double>(groups);
         // Either tile reads at full speed only with enough of its blocks on each multiprocessor.
         const double readers =
             static_cast<double>(dot ? kDotBlocksPerMultiprocessor : kRowBlocksPerMultiprocessor) *
@@ -256,13 +271,22 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     // One to four rows and at least kRowMinCols columns: the mirror image. Each float of B meets
     // at most four of A, and the 4 x 128 tile reads B once with float4, kRowLoads rows at a time,
     // faster than the others at every size of B measured (the notes page). It is then tried alone.
-    const bool row_only = !dot_only && in_scope(TileShape::t4x128) && m <= kRowRows &&
-                          n >= kRowMinCols && k >= kRowSteps;
+    const bool row_fits =
+        !dot_only && in_scope(TileShape::t4x128) && n >= kRowMinCols && k >= kRowSteps;
+    const bool row_only = row_fits && m <= kRowRows;
+    // With 5 to kRowSharedRows rows, ceil(m / 4) groups of its blocks read B, once from memory
+    // and again from the L2 cache where B fits there: it is then tried beside the others (in the
+    // box of shapes where it was measured).
+    const bool row_beside = row_fits && !row_only && m <= kRowSharedRows &&
+                            n >= kRowSharedMinCols && k >= kRowSharedMinDepth &&
+                            b_fits_cache(n, k, occupancy);
     // [row rule]
     const auto only = [&](TileShape tile) {
-        return dot_only   ? tile == TileShape::t8x4
-               : row_only ? tile == TileShape::t4x128
-                          : !streams_operand(tile);
+        if (dot_only)
+            return tile == TileShape::t8x4;
+        if (row_only)
+            return tile == TileShape::t4x128;
+        return !streams_operand(tile) || (row_beside && tile == TileShape::t4x128);
     };
     for (const TileShapeRow& row : kTileShapes) {
         const TileShape tile = row.value;

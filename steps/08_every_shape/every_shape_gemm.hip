@@ -22,6 +22,7 @@ Occupancy occupancy() {
     return tutorial::once_per_device([] {
         Occupancy result;
         result.multiprocessors = tutorial::multiprocessor_count();
+        result.cache_bytes = tutorial::l2_cache_bytes();
         for (const TileShapeRow& row : kTileShapes) {
             int& blocks = result.blocks[static_cast<int>(row.value)];
             if (row.value == TileShape::t8x4)

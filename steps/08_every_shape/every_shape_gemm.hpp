@@ -9,8 +9,9 @@
 
 namespace step08 {
 
-/// The current device's multiprocessors and how many blocks of each tile shape fit on one
-/// (hipOccupancyMaxActiveBlocksPerMultiprocessor), asked once per device and remembered.
+/// The current device's multiprocessors, how many blocks of each tile shape fit on one
+/// (hipOccupancyMaxActiveBlocksPerMultiprocessor) and its L2 cache's size, asked once per device
+/// and remembered.
 Occupancy occupancy();
 
 /// The configuration choose_config() picks for an m x n x k multiply on the current device. The

@@ -25,7 +25,7 @@ namespace {
 const tutorial::StepDescription kStep{
     /*program=*/"step08_every_shape",
     /*summary=*/
-    "Step 08: every shape. Nine block tiles (three thin ones and one for a single column), "
+    "Step 08: every shape. Ten block tiles (three thin, one for one column, one for a few rows), "
     "split-K, stream-K and packing, with a rule that picks the configuration for each shape from "
     "the waves of blocks it gives on this GPU.",
     /*worked_example=*/

@@ -147,6 +147,7 @@ TEST(Step08Occupancy, MatchesTheDevice) {
     const step08::Occupancy occupancy = step08::occupancy();
     EXPECT_EQ(occupancy.multiprocessors,
               tutorial_test::current_device_properties().multiProcessorCount);
+    EXPECT_EQ(occupancy.cache_bytes, tutorial_test::current_device_properties().l2CacheSize);
     const auto blocks = [&](TileShape tile) { return occupancy.blocks[static_cast<int>(tile)]; };
     EXPECT_GE(blocks(TileShape::t128x256), 1);
     // Fewer threads per block: at least as many blocks fit.

@@ -28,6 +28,12 @@ KernelUnderTest with(const Config& config) {
                      hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); }};
 }
 
+// step08::gemm() with the configuration its rule picks.
+KernelUnderTest rule() {
+    return {"rule", [](const float* a, const float* b, float* c, int m, int n, int k,
+                       hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream); }};
+}
+
 // Unpacked, shapes whose n or k is not a multiple of 4 take the scalar path; packed, the float4
 // path on padded copies.
 std::vector<KernelUnderTest> step08_kernels() {
@@ -48,8 +54,7 @@ std::vector<KernelUnderTest> step08_kernels() {
             with({TileShape::t8x4, 5, Packing::on}),
             with({TileShape::t4x128, 1, Packing::off}),
             with({TileShape::t4x128, 6, Packing::on}),
-            {"rule", [](const float* a, const float* b, float* c, int m, int n, int k,
-                        hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream); }}};
+            rule()};
 }
 
 }  // namespace
@@ -135,10 +140,7 @@ TEST(Step08Rule, PacksABigOddMultiplyCorrectly) {
     tutorial::Matrix<float> a(s.m, s.k), b(s.k, s.n);
     tutorial::fill_random(a, 901);
     tutorial::fill_random(b, 902);
-    const KernelUnderTest rule{
-        "rule", [](const float* da, const float* db, float* dc, int m, int n, int k,
-                   hipStream_t stream) { step08::gemm(da, db, dc, m, n, k, stream); }};
-    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(rule, a, b);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(rule(), a, b);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }
@@ -149,9 +151,6 @@ TEST(Step08Rule, PacksABigOddMultiplyCorrectly) {
 TEST(Step08Rule, FewRowsPastFourMatchTheReference) {
     TUTORIAL_REQUIRE_GPU();
     const step08::Occupancy occupancy = step08::occupancy();
-    const KernelUnderTest rule{
-        "rule", [](const float* da, const float* db, float* dc, int m, int n, int k,
-                   hipStream_t stream) { step08::gemm(da, db, dc, m, n, k, stream); }};
     for (const tutorial_test::Shape& s : std::vector<tutorial_test::Shape>{
              {10, 256, 64}, {24, 512, 300}, {31, 300, 65}, {5, 129, 1001}}) {
         SCOPED_TRACE(tutorial_test::shape_name(s));
@@ -162,7 +161,7 @@ TEST(Step08Rule, FewRowsPastFourMatchTheReference) {
             << "L2 cache of " << occupancy.cache_bytes << " bytes";
         const auto [a, b] = tutorial_test::random_operands<float>(s, 1100 + s.m, 1200 + s.n);
         for (const KernelUnderTest& kernel :
-             {rule, with({TileShape::t4x128, 1, Packing::automatic}),
+             {rule(), with({TileShape::t4x128, 1, Packing::automatic}),
               with({TileShape::t4x128, 3, Packing::automatic})}) {
             const auto report =
                 tutorial::verify_gemm(a, b, tutorial_test::multiply_guarded(kernel, a, b));

@@ -144,7 +144,7 @@ TEST(Step08Estimate, ALastPartialRoundCostsMoreThanItsShare) {
     // block. A block of two to a multiprocessor pays its start and end as 24 / 2^2 = 6 more
     // columns of K; the block alone has no neighbour to hide them and pays all 24. In all
     // (6 x 22 + 40 / 0.5^0.4) columns' work at the 128 x 128 tile's speed (0.87).
-    const Occupancy one{1, {1, 1, 2, 3, 6}};  // in the order of TileShape
+    const Occupancy one{{1, {1, 1, 2, 3, 6}}};  // in the order of TileShape
     const double shared_block = 128.0 * 128.0 * (16.0 + 24.0 / 4.0);
     const double lone_block = 128.0 * 128.0 * (16.0 + 24.0);
     const step08::Estimate seven =
@@ -621,7 +621,7 @@ TEST(Step08Rule, SplitFactorsThatDoNotDivideKStillCompeteOnceEach) {
 TEST(Step08Rule, AGpuWithFewerMultiprocessorsSplitsLess) {
     // 1024^3 on 132 multiprocessors is split; on 8 the 64 big tiles already make 4 waves.
     EXPECT_GT(step08::choose_config(1024, 1024, 1024, kH100).splits, 1);
-    EXPECT_EQ(step08::choose_config(1024, 1024, 1024, Occupancy{8, {2, 6}}).splits, 1);
+    EXPECT_EQ(step08::choose_config(1024, 1024, 1024, Occupancy{{8, {2, 6}}}).splits, 1);
 }
 
 TEST(Step08Names, TheRowTileRefusesStreamK) {

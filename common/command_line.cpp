@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/verify.hpp"
 
 namespace tutorial {
 
@@ -134,22 +135,34 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
         throw UsageError(error.what());
     }
 
+    // Whether an option was on the command line, even with an empty value ("-m ''"), which the
+    // conversions below then refuse instead of taking the default.
+    const auto given = [&](const std::string& name) { return app.count(name) > 0; };
     for (const ExtraOption& extra : step.extra_options) {
-        const std::string& given = raw.extra[extra.name];
-        options.extra[extra.name] = given.empty() ? extra.default_value : given;
+        const std::string& value = raw.extra[extra.name];
+        if (given(extra.name) && value.empty())
+            throw UsageError(extra.name + ": an empty value; expected " + extra.help);
+        options.extra[extra.name] = given(extra.name) ? value : extra.default_value;
     }
     options.verify = !raw.no_verify;
     options.timing = !raw.no_timing;
     const RouteDefaults defaults = route_defaults(step, hip_runs_on_cpu());
     const long long size =
-        raw.size.empty() ? defaults.size : parse_whole_number("--size", raw.size, 1, step.max_size);
+        given("--size") ? parse_whole_number("--size", raw.size, 1, step.max_size) : defaults.size;
     auto dimension = [&](const char* option, const std::string& text) {
-        return static_cast<int>(text.empty() ? size
-                                             : parse_whole_number(option, text, 1, step.max_size));
+        return static_cast<int>(given(option) ? parse_whole_number(option, text, 1, step.max_size)
+                                              : size);
     };
     options.m = dimension("-m", raw.m);
     options.n = dimension("-n", raw.n);
     options.k = dimension("-k", raw.k);
+    if (options.verify && options.k > kLongestCheckableK) {
+        throw UsageError(
+            std::string(given("-k") ? "-k" : "--size") + ": " + std::to_string(options.k) +
+            " is too long a K to verify in float: K u >= 1 leaves the rounding bound "
+            "infinite, so any C would pass (at most " +
+            std::to_string(kLongestCheckableK) + "); give --no-verify to run it unchecked");
+    }
     if (step.int_indexing) {
         check_matrix_fits("A (m x k)", options.m, options.k);
         check_matrix_fits("B (k x n)", options.k, options.n);
@@ -158,7 +171,7 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
 
     if (!step.block_sizes.empty()) {
         options.block = step.block_sizes.front();
-        if (!raw.block.empty()) {
+        if (given("--block")) {
             options.block = static_cast<int>(parse_whole_number("--block", raw.block, 1, 1024));
             if (std::find(step.block_sizes.begin(), step.block_sizes.end(), options.block) ==
                 step.block_sizes.end()) {
@@ -169,19 +182,19 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
         }
     }
     options.iterations =
-        raw.iterations.empty()
-            ? defaults.iterations
-            : static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000));
-    options.warmup = raw.warmup.empty()
-                         ? 2
-                         : static_cast<int>(parse_whole_number("--warmup", raw.warmup, 0, 1000));
+        given("--iterations")
+            ? static_cast<int>(parse_whole_number("--iterations", raw.iterations, 1, 100000))
+            : defaults.iterations;
+    options.warmup = given("--warmup")
+                         ? static_cast<int>(parse_whole_number("--warmup", raw.warmup, 0, 1000))
+                         : 2;
     options.seed =
-        raw.seed.empty()
-            ? 42
-            : static_cast<std::uint64_t>(parse_whole_number("--seed", raw.seed, 0, 4294967295LL));
+        given("--seed")
+            ? static_cast<std::uint64_t>(parse_whole_number("--seed", raw.seed, 0, 4294967295LL))
+            : 42;
 
     const char* device_option = step.multi_device ? "--devices" : "--device";
-    if (!raw.devices.empty()) {
+    if (given("-d")) {
         options.devices = parse_number_list(device_option, raw.devices, 0, 1023);
         if (!step.multi_device && options.devices.size() != 1) {
             throw UsageError("--device: takes one device id, got '" + raw.devices + "'");

@@ -12,6 +12,13 @@ double gamma_k(int k, double unit_roundoff) {
     return k_u / (1.0 - k_u);
 }
 
+std::string no_bound_summary(int k) {
+    return "verification impossible: K = " + std::to_string(k) +
+           " makes K u >= 1 (in float, K of at most " + std::to_string(kLongestCheckableK) +
+           " can be checked), so the rounding bound gamma_K is infinite and any finite C would "
+           "pass it; nothing was checked";
+}
+
 std::vector<int> rows_to_verify(int m, int n, int k, const VerifyOptions& options) {
     const double work_per_row = static_cast<double>(n) * static_cast<double>(k);
     int count = m;
@@ -29,6 +36,8 @@ std::vector<int> rows_to_verify(int m, int n, int k, const VerifyOptions& option
 }
 
 std::string VerifyReport::summary() const {
+    if (!bounded)
+        return no_bound_summary(k);
     std::ostringstream out;
     out.precision(9);
     const bool sampled = rows_checked < rows_total;

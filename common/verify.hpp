@@ -6,7 +6,9 @@
 /// roundoff of the element type (2^-24 for float). gamma_K * (|A|·|B|)_ij is the classic worst-case
 /// bound for a dot product of length K summed in any order, with or without fused multiply-add;
 /// the factor 2 leaves room for the rounding of the reference and of the bound themselves.
-/// NaN and Inf always fail. Integer results must match exactly.
+/// NaN and Inf always fail. Integer results must match exactly. Where K*u >= 1 (K of 2^24 or more
+/// in float) no finite bound exists and every finite C would pass it: the check then fails, saying
+/// that it could not be made.
 #pragma once
 
 #include <cmath>
@@ -26,6 +28,7 @@ namespace tutorial {
 struct VerifyReport {
     bool passed = true;
     bool exact = false;        ///< integer comparison (no tolerance)
+    bool bounded = true;       ///< false where K*u >= 1: no bound, nothing compared, not passed
     std::size_t checked = 0;   ///< elements compared
     std::size_t failures = 0;  ///< elements outside the bound
     int rows_checked = 0;      ///< rows of C compared (all of them unless sampled)
@@ -53,6 +56,12 @@ struct VerifyOptions {
 /// gamma_K = K*u / (1 - K*u) for unit roundoff u; infinity when K*u >= 1 (no bound exists).
 double gamma_k(int k, double unit_roundoff);
 
+/// The longest K whose float products the bound can check: K*u < 1 with u = 2^-24.
+constexpr int kLongestCheckableK = (1 << 24) - 1;
+
+/// The sentence of a check that could not be made because K*u >= 1 (see the file comment).
+std::string no_bound_summary(int k);
+
 /// The rows `verify_gemm` compares for an m x n x k product under `options`.
 std::vector<int> rows_to_verify(int m, int n, int k, const VerifyOptions& options);
 
@@ -67,6 +76,13 @@ VerifyReport compare_with_reference(const Matrix<T>& got, const ReferenceRows& r
     report.k = k;
     report.rows_total = got.rows();
     report.rows_checked = static_cast<int>(reference.rows.size());
+    if (!exact && !std::isfinite(tolerance_factor)) {
+        // Every finite element would be within an infinite bound: no check is made, and none
+        // passes.
+        report.bounded = false;
+        report.passed = false;
+        return report;
+    }
     double worst_ratio = -1.0;
     for (int i = 0; i < report.rows_checked; ++i) {
         const int row = reference.rows[static_cast<std::size_t>(i)];

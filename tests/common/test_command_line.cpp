@@ -245,6 +245,32 @@ TEST(CommandLine, ExtraOptionsOfOneStep) {
         << "a step without the option rejects it";
 }
 
+TEST(CommandLine, AnEmptyValueIsRefusedNotTakenForTheDefault) {
+    tutorial::StepDescription step = tiled_step();
+    step.extra_options = {{"--tile", "the block tile", "auto"}};
+    for (const char* option : {"-m", "-n", "-k", "-s", "-i", "--warmup", "--seed", "-b", "-d"})
+        EXPECT_NE(usage_error(step, {option, ""}).find("''"), std::string::npos) << option;
+    EXPECT_NE(usage_error(step, {"--tile", ""}).find("--tile"), std::string::npos);
+    EXPECT_NE(usage_error(multi_device_step(), {"-d", ""}).find("--devices"), std::string::npos);
+}
+
+TEST(CommandLine, AKTooLongToVerifyInFloatNeedsNoVerify) {
+    // K = 2^24 makes K u = 1 in float: the check's bound would be infinite.
+    tutorial::StepDescription wide = plain_step();
+    wide.int_indexing = false;
+    wide.max_size = 2147418112;
+    const std::string message = usage_error(wide, {"-m", "1", "-n", "1", "-k", "16777216"});
+    EXPECT_EQ(message.rfind("-k: 16777216", 0), 0u) << message;
+    EXPECT_NE(message.find("--no-verify"), std::string::npos) << message;
+    EXPECT_EQ(usage_error(wide, {"-s", "16777216"}).rfind("--size: 16777216", 0), 0u);
+    EXPECT_EQ(
+        tutorial::parse_command_line(wide, {"-m", "1", "-n", "1", "-k", "16777216", "--no-verify"})
+            .k,
+        16777216);
+    EXPECT_EQ(tutorial::parse_command_line(wide, {"-m", "1", "-n", "1", "-k", "16777215"}).k,
+              16777215);
+}
+
 TEST(CommandLine, ListInWordsSaysOrBeforeTheLast) {
     EXPECT_EQ(tutorial::list_in_words({}), "");
     EXPECT_EQ(tutorial::list_in_words({"on"}), "on");

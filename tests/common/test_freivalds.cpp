@@ -404,6 +404,32 @@ TEST(Freivalds, ReadsMatricesWhereTheyAreThroughViews) {
     EXPECT_THROW(tutorial::ConstMatrixView<float>(a.data(), -1, 3), std::invalid_argument);
 }
 
+// K = 2^24 in float, not integers: no finite bound, so no C passes; the same K with integer
+// operands is exact and checked as ever.
+TEST(Freivalds, NoBoundMeansNoPass) {
+    const int k = tutorial::kLongestCheckableK + 1;
+    Matrix<float> a(1, k), b(k, 1), c(1, 1);
+    tutorial::fill_random(a, 41);
+    tutorial::fill_random(b, 42);
+    c(0, 0) = 12345.0f;
+    const auto report = tutorial::freivalds_check(a, b, c);
+    EXPECT_FALSE(report.passed);
+    EXPECT_FALSE(report.bounded);
+    EXPECT_NE(report.summary().find("verification impossible"), std::string::npos)
+        << report.summary();
+    for (int p = 0; p < k; ++p) {
+        a(0, p) = static_cast<float>(p % 3 - 1);
+        b(p, 0) = 1.0f;
+    }
+    double sum = 0.0;
+    for (int p = 0; p < k; ++p)
+        sum += a(0, p);
+    c(0, 0) = static_cast<float>(sum);
+    const auto exact = tutorial::freivalds_check(a, b, c);
+    EXPECT_TRUE(exact.bounded);
+    EXPECT_TRUE(exact.passed) << exact.summary();
+}
+
 TEST(CheckProduct, ElementWiseWhereAffordableFreivaldsAbove) {
     // 300 x 200 x 100 is 6e6 multiply-adds, within the reference's budget: checked element by
     // element. 700 x 700 x 700 is 3.4e8, above it: Freivalds' check of all of C. Both catch one

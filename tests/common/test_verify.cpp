@@ -197,3 +197,22 @@ TEST(Verify, GammaK) {
     EXPECT_DOUBLE_EQ(tutorial::gamma_k(1024, u), 1024 * u / (1.0 - 1024 * u));
     EXPECT_TRUE(std::isinf(tutorial::gamma_k(1 << 24, u)));
 }
+
+// K = 2^24 in float: K u = 1, no finite bound exists, so the check would pass any finite C. It
+// fails instead, compares nothing and says why; one column shorter it checks as ever.
+TEST(Verify, NoBoundMeansNoPass) {
+    const int k = tutorial::kLongestCheckableK + 1;
+    Matrix<float> a(1, k), b(k, 2), c(1, 2);
+    tutorial::fill_random(a, 31);
+    tutorial::fill_random(b, 32);
+    c(0, 0) = 1.0e6f;  // wrong, and finite
+    c(0, 1) = -3.0f;
+    const tutorial::VerifyReport report = tutorial::verify_gemm(a, b, c);
+    EXPECT_FALSE(report.passed);
+    EXPECT_FALSE(report.bounded);
+    EXPECT_EQ(report.checked, 0u);
+    EXPECT_NE(report.summary().find("verification impossible: K = 16777216"), std::string::npos)
+        << report.summary();
+    const Product shorter = random_product(1, 2, 2000, 33);
+    EXPECT_TRUE(tutorial::verify_gemm(shorter.a, shorter.b, shorter.c).bounded);
+}

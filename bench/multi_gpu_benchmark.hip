@@ -56,9 +56,9 @@
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
+#include "common/host_memory.hpp"
 #include "common/program.hpp"
 #include "common/vendor_blas.hpp"
-#include "host_memory.hpp"
 #include "warp_tiled_gemm.hpp"
 
 namespace bench::multi_gpu {
@@ -129,7 +129,7 @@ int resident_size(const Settings& settings, std::uint64_t free_memory) {
 
 // Throws RuntimeFailure (exit 3) when host memory cannot hold A, B and C of size n.
 void check_host_memory(int n) {
-    if (const auto shortfall = step09::gemm_host_memory_shortfall(n, n, n))
+    if (const auto shortfall = tutorial::gemm_host_memory_shortfall(n, n, n))
         throw tutorial::RuntimeFailure(*shortfall);
 }
 
@@ -194,7 +194,7 @@ int run(const Settings& settings) {
     facts.budget = plan_one.budget_bytes;
     facts.budget_option = settings.device_memory;
     facts.device_memory_total = total_memory;
-    facts.host_memory_available = step09::available_host_memory().value_or(0);
+    facts.host_memory_available = tutorial::available_host_memory().value_or(0);
 
     std::cout << "GPUs:";
     for (const std::string& gpu : facts.gpus)

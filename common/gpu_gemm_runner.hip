@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/gpu_timer.hpp"
 #include "common/hip_handles.hpp"
+#include "common/host_memory.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
 
@@ -14,8 +15,13 @@ namespace tutorial {
 
 int run_gpu_gemm(const Options& options, const GpuRunInfo& info,
                  const GemmLauncher<float>& launch) {
-    const DeviceInfo device = select_device(options.devices.front());
     const int m = options.m, n = options.n, k = options.k;
+    // A, B and C, their pinned copies and, where HIP runs on the CPU, the device's buffers, all in
+    // host memory: sizes too large for it end with a message (exit 3) before any is allocated or
+    // a device is looked for.
+    if (const auto shortfall = gemm_host_memory_shortfall(m, n, k, hip_runs_on_cpu() ? 3 : 2))
+        throw RuntimeFailure(*shortfall);
+    const DeviceInfo device = select_device(options.devices.front());
     Matrix<float> a(m, k), b(k, n), c(m, n);
     fill_random(a, options.seed);
     fill_random(b, options.seed + 1);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
@@ -32,6 +33,11 @@ int run_worked_example(const tutorial::Options& options) {
 
 // The general case: random float matrices of the command-line sizes, timed and verified.
 int run_general(const tutorial::Options& options) {
+    // Sizes too large for this machine end with a message (exit 3), not with the system killing
+    // the program.
+    if (const auto shortfall =
+            tutorial::gemm_host_memory_shortfall(options.m, options.n, options.k))
+        throw tutorial::RuntimeFailure(*shortfall);
     tutorial::Matrix<float> a(options.m, options.k);
     tutorial::Matrix<float> b(options.k, options.n);
     tutorial::Matrix<float> c(options.m, options.n);

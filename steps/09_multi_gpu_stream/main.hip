@@ -19,10 +19,10 @@
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
 #include "common/report.hpp"
-#include "host_memory.hpp"
 #include "host_registration.hpp"
 #include "multi_gpu_gemm.hpp"
 #include "warp_tiled_gemm.hpp"
@@ -112,7 +112,7 @@ std::vector<int> resolve_devices(const std::vector<int>& listed) {
 // A, B and C must fit in host memory: asked before they are allocated, so that a size too large
 // for the machine ends with a message (exit 3) rather than with the system killing the program.
 void check_host_memory(int m, int n, int k) {
-    if (const auto shortfall = step09::gemm_host_memory_shortfall(m, n, k))
+    if (const auto shortfall = tutorial::gemm_host_memory_shortfall(m, n, k))
         throw tutorial::RuntimeFailure(*shortfall);
 }
 

@@ -177,3 +177,27 @@ TEST(HipOnCpu, StreamsMadeAndDestroyedAllTheProgramsLifeKeepWorking) {
     EXPECT_EQ(seen.size(), 3u) << "streams made, not handed out again";
     HIP_CHECK(hipFree(values));
 }
+
+TEST(HipOnCpu, MoreStreamsAliveThanTheRuntimeHoldsAreRefused) {
+    // 64 devices listed for step 09 made 256 streams alive at once, and the runtime aborted. Past
+    // kMostStreams a create fails as on a GPU without the memory for one, and a stream destroyed
+    // makes room again.
+    std::vector<hipStream_t> alive;
+    hipError_t status = hipSuccess;
+    while (alive.size() <= static_cast<std::size_t>(tutorial_hip_cpu::kMostStreams)) {
+        hipStream_t stream = nullptr;
+        status = hipStreamCreate(&stream);
+        if (status != hipSuccess)
+            break;
+        alive.push_back(stream);
+    }
+    EXPECT_EQ(status, hipErrorOutOfMemory);
+    EXPECT_EQ(alive.size(), static_cast<std::size_t>(tutorial_hip_cpu::kMostStreams));
+    HIP_CHECK(hipStreamDestroy(alive.back()));
+    alive.pop_back();
+    hipStream_t again = nullptr;
+    EXPECT_EQ(hipStreamCreate(&again), hipSuccess);
+    alive.push_back(again);
+    for (hipStream_t stream : alive)
+        HIP_CHECK(hipStreamDestroy(stream));
+}

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "host_memory.hpp"
 #include "planner.hpp"
 #include "schedule.hpp"
 #include "timeline.hpp"
@@ -593,28 +592,6 @@ TEST(Step09Budget, MoreThanTheDeviceHasIsRefused) {
         EXPECT_NE(std::string(error.what()).find("shared by its 2 entries"), std::string::npos)
             << error.what();
     }
-}
-
-// ---- host memory ------------------------------------------------------------------------------
-
-TEST(Step09HostMemory, MatricesLargerThanTheHostAreRefusedWithTheirSize) {
-    // -s 46340: three 46340 x 46340 float matrices, 25.8 GB (just under 24 GiB), on a 24 GiB
-    // machine, which has 22 GiB available to programs.
-    const std::uint64_t needed = 3ull * 46340 * 46340 * sizeof(float);
-    const auto why = step09::host_memory_shortfall(needed, 22 * kGiB, "A, B and C");
-    ASSERT_TRUE(why.has_value());
-    EXPECT_NE(why->find("A, B and C need 25.8 GB"), std::string::npos) << *why;
-    EXPECT_NE(why->find("this machine has 23.6 GB (22.00 GiB) available"), std::string::npos)
-        << *why;
-    EXPECT_FALSE(step09::host_memory_shortfall(needed, 32 * kGiB, "A, B and C"));
-    EXPECT_FALSE(step09::host_memory_shortfall(needed, std::nullopt, "A, B and C"));
-}
-
-TEST(Step09HostMemory, TheAvailableMemoryIsReadWhereTheSystemSaysIt) {
-    const auto available = step09::available_host_memory();
-    if (!available)
-        GTEST_SKIP() << "neither /proc/meminfo nor a cgroup limit can be read here";
-    EXPECT_GT(*available, 0u);
 }
 
 // ---- the schedule -----------------------------------------------------------------------------

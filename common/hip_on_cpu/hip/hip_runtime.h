@@ -103,14 +103,20 @@ inline hipError_t tutorial_hip_cpu_stream_wait_event(hipStream_t stream, hipEven
 // them, at a moment that depended on where the allocator put each new stream, and aborted with
 // "Overflowed combiner request array". So a destroyed stream is finished, kept and handed out again
 // by the next create: the runtime only ever sees as many streams as were alive at once. The
-// runtime ignores a stream's flags, so any kept stream serves any request.
+// runtime ignores a stream's flags, so any kept stream serves any request. More than kMostStreams
+// alive at once would still overflow those slots (step 09 with 64 devices listed, four streams
+// each), so a create beyond them is refused as a GPU refuses what it has no memory for.
 namespace tutorial_hip_cpu {
+
+/// The most streams alive at once: the runtime's 255 slots per thread, less a margin for its own.
+constexpr int kMostStreams = 240;
 
 /// Streams destroyed by the program, ready to be handed out again. Never freed: a stream destroyed
 /// while the program exits stays valid for any thread still finishing.
 struct StreamPool {
     std::mutex mutex;
     std::vector<hipStream_t> idle;
+    int made = 0;  ///< streams the runtime made: those alive and those idle
 };
 
 inline StreamPool& stream_pool() {
@@ -132,8 +138,14 @@ inline hipError_t tutorial_hip_cpu_stream_create_with_flags(hipStream_t* stream,
             pool.idle.pop_back();
             return hipSuccess;
         }
+        if (pool.made >= tutorial_hip_cpu::kMostStreams)
+            return hipErrorOutOfMemory;
+        const hipError_t status =
+            hipStreamCreateWithFlags(stream, static_cast<hipStreamFlags>(flags));
+        if (status == hipSuccess)
+            ++pool.made;
+        return status;
     }
-    return hipStreamCreateWithFlags(stream, static_cast<hipStreamFlags>(flags));
 }
 
 inline hipError_t tutorial_hip_cpu_stream_create(hipStream_t* stream) {

@@ -1,14 +1,14 @@
 /// \file
 /// \brief Whether the host matrices fit in the host's memory, asked before anything is allocated,
-/// so that a size too large for the machine ends with a message instead of the kernel's
-/// out-of-memory killer. Pure host code, no HIP.
+/// so that a size too large for the machine ends with a message (exit 3) instead of the kernel's
+/// out-of-memory killer: every step's program asks it. Pure host code, no HIP.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace step09 {
+namespace tutorial {
 
 /// The bytes of host memory a program can still allocate: the kernel's estimate (MemAvailable in
 /// /proc/meminfo), capped by the memory limit of the control group the process runs in (cgroup
@@ -21,8 +21,10 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
                                                  std::optional<std::uint64_t> available,
                                                  const std::string& what);
 
-/// Why A (m x k), B (k x n) and C (m x n) in float do not fit in available_host_memory(), in
-/// words, or nothing: what the program and the benchmark ask before they allocate the matrices.
-std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k);
+/// Why `copies` copies of A (m x k), B (k x n) and C (m x n) in float do not fit in
+/// available_host_memory(), in words, or nothing: what the programs and the benchmark ask before
+/// they allocate the matrices (one copy for the matrices, one more for pinned copies of them, one
+/// more where HIP runs on the CPU and device memory is host memory).
+std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k, int copies = 1);
 
-}  // namespace step09
+}  // namespace tutorial

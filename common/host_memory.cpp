@@ -1,4 +1,4 @@
-#include "host_memory.hpp"
+#include "common/host_memory.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include "common/byte_size.hpp"
 
-namespace step09 {
+namespace tutorial {
 namespace {
 
 // A cgroup v2 file that holds one number of bytes ("max" for no limit).
@@ -54,20 +54,21 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
                                                  const std::string& what) {
     if (!available || needed <= *available)
         return std::nullopt;
-    return what + " need " + gigabytes(needed) + " (" + tutorial::format_bytes(needed) +
+    return what + " need " + gigabytes(needed) + " (" + format_bytes(needed) +
            ") of host memory, and this machine has " + gigabytes(*available) + " (" +
-           tutorial::format_bytes(*available) + ") available; choose smaller sizes";
+           format_bytes(*available) + ") available; choose smaller sizes";
 }
 
-std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k) {
+std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k, int copies) {
     const std::uint64_t needed =
         (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n +
          static_cast<std::uint64_t>(m) * n) *
-        sizeof(float);
-    const std::string what = "A (" + std::to_string(m) + " x " + std::to_string(k) + "), B (" +
+        sizeof(float) * static_cast<std::uint64_t>(copies);
+    const std::string what = std::string(copies > 1 ? std::to_string(copies) + " copies of " : "") +
+                             "A (" + std::to_string(m) + " x " + std::to_string(k) + "), B (" +
                              std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
                              std::to_string(m) + " x " + std::to_string(n) + ") in float";
     return host_memory_shortfall(needed, available_host_memory(), what);
 }
 
-}  // namespace step09
+}  // namespace tutorial

@@ -127,20 +127,15 @@ int resident_size(const Settings& settings, std::uint64_t free_memory) {
     return 0;
 }
 
-// Throws RuntimeFailure (exit 3) when host memory cannot hold A, B and C of size n.
-void check_host_memory(int n) {
-    if (const auto shortfall = tutorial::gemm_host_memory_shortfall(n, n, n))
-        throw tutorial::RuntimeFailure(*shortfall);
-}
-
 int run(const Settings& settings) {
     // The command line first: a wrong value is refused before any device is looked for.
     const TiledMmSweep tiledmm = tiledmm_sweep(settings);
     // Asked before anything is allocated. The checks read the matrices where they are, so A, B
     // and C are all the host holds (and, before them, the resident rows' own, if smaller).
-    check_host_memory(settings.n);
+    tutorial::require_host_memory(settings.n, settings.n, settings.n);
     if (settings.resident_n > 0)
-        check_host_memory(settings.resident_n);
+        tutorial::require_host_memory(settings.resident_n, settings.resident_n,
+                                      settings.resident_n);
     std::vector<int> listed;
     if (!settings.devices.empty())
         listed = tutorial::parse_number_list("--devices", settings.devices, 0, 1023);

@@ -198,7 +198,11 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
     report.rows = m;
     report.cols = n;
     report.k = k;
-    if (!report.exact && !std::isfinite(gamma_k(k, std::numeric_limits<T>::epsilon() / 2.0))) {
+    // Floats: an element's error is bounded by 2 gamma_K (|A||B|)_ij, a row's by the sum. Exact
+    // products need no bound (below).
+    const double factor =
+        report.exact ? 0.0 : 2.0 * gamma_k(k, std::numeric_limits<T>::epsilon() / 2.0);
+    if (!std::isfinite(factor)) {
         // K u >= 1: every finite C would be within the bound, so none is checked against it.
         report.bounded = false;
         report.passed = false;
@@ -211,7 +215,6 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
     const std::vector<double> c_magnitude = times(c, ones, 1, true);
     // Exact products: every sum of A·(B·x) is at most (|A|·|B|·1)_i in size, so below 2^53
     // double computes it exactly, and a right C gives exactly the same C·x.
-    double factor = 0.0;
     double slack = 0.0;
     if (report.exact) {
         for (const double value : magnitude) {
@@ -220,7 +223,6 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
                     "freivalds_check: integer products this large are not exact in double");
         }
     } else {
-        factor = 2.0 * gamma_k(k, std::numeric_limits<T>::epsilon() / 2.0);
         // The check's own double arithmetic: sums of n + k terms, on both sides.
         slack = 2.0 * gamma_k(n + k, std::numeric_limits<double>::epsilon() / 2.0);
     }

@@ -19,8 +19,7 @@ int run_gpu_gemm(const Options& options, const GpuRunInfo& info,
     // A, B and C, their pinned copies and, where HIP runs on the CPU, the device's buffers, all in
     // host memory: sizes too large for it end with a message (exit 3) before any is allocated or
     // a device is looked for.
-    if (const auto shortfall = gemm_host_memory_shortfall(m, n, k, hip_runs_on_cpu() ? 3 : 2))
-        throw RuntimeFailure(*shortfall);
+    require_host_memory(m, n, k, hip_runs_on_cpu() ? 3 : 2);
     const DeviceInfo device = select_device(options.devices.front());
     Matrix<float> a(m, k), b(k, n), c(m, n);
     fill_random(a, options.seed);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/byte_size.hpp"
+#include "common/errors.hpp"
 
 namespace tutorial {
 namespace {
@@ -69,6 +70,11 @@ std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k, int c
                              std::to_string(k) + " x " + std::to_string(n) + ") and C (" +
                              std::to_string(m) + " x " + std::to_string(n) + ") in float";
     return host_memory_shortfall(needed, available_host_memory(), what);
+}
+
+void require_host_memory(int m, int n, int k, int copies) {
+    if (const auto shortfall = gemm_host_memory_shortfall(m, n, k, copies))
+        throw RuntimeFailure(*shortfall);
 }
 
 }  // namespace tutorial

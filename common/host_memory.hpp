@@ -1,7 +1,7 @@
 /// \file
 /// \brief Whether the host matrices fit in the host's memory, asked before anything is allocated,
 /// so that a size too large for the machine ends with a message (exit 3) instead of the kernel's
-/// out-of-memory killer: every step's program asks it. Pure host code, no HIP.
+/// out-of-memory killer: every step's program asks it. Host code, no HIP.
 #pragma once
 
 #include <cstdint>
@@ -26,5 +26,9 @@ std::optional<std::string> host_memory_shortfall(std::uint64_t needed,
 /// they allocate the matrices (one copy for the matrices, one more for pinned copies of them, one
 /// more where HIP runs on the CPU and device memory is host memory).
 std::optional<std::string> gemm_host_memory_shortfall(int m, int n, int k, int copies = 1);
+
+/// Throws RuntimeFailure (exit 3) with gemm_host_memory_shortfall()'s words when the matrices do
+/// not fit: what a program calls before it allocates them.
+void require_host_memory(int m, int n, int k, int copies = 1);
 
 }  // namespace tutorial

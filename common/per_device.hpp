@@ -42,22 +42,19 @@ auto once_per_device(const Make& make) -> decltype(make()) {
     return once_per_device_and_key(0, make);
 }
 
-/// The current device's multiprocessors (NVIDIA's SMs, AMD's compute units).
-inline int multiprocessor_count() {
+/// The current device's properties (its multiprocessors, its L2 cache's bytes: on the CPU route,
+/// the CPU's).
+inline hipDeviceProp_t current_device_properties() {
     int device = 0;
     HIP_CHECK(hipGetDevice(&device));
     hipDeviceProp_t properties;
     HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    return properties.multiProcessorCount;
+    return properties;
 }
 
-/// The current device's L2 cache, in bytes (on the CPU route, the CPU's L2).
-inline long long l2_cache_bytes() {
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
-    return properties.l2CacheSize;
+/// The current device's multiprocessors (NVIDIA's SMs, AMD's compute units).
+inline int multiprocessor_count() {
+    return current_device_properties().multiProcessorCount;
 }
 
 }  // namespace tutorial

@@ -35,9 +35,7 @@ int run_worked_example(const tutorial::Options& options) {
 int run_general(const tutorial::Options& options) {
     // Sizes too large for this machine end with a message (exit 3), not with the system killing
     // the program.
-    if (const auto shortfall =
-            tutorial::gemm_host_memory_shortfall(options.m, options.n, options.k))
-        throw tutorial::RuntimeFailure(*shortfall);
+    tutorial::require_host_memory(options.m, options.n, options.k);
     tutorial::Matrix<float> a(options.m, options.k);
     tutorial::Matrix<float> b(options.k, options.n);
     tutorial::Matrix<float> c(options.m, options.n);

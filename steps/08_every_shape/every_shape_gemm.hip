@@ -20,9 +20,10 @@ namespace step08 {
 
 Occupancy occupancy() {
     return tutorial::once_per_device([] {
+        const hipDeviceProp_t properties = tutorial::current_device_properties();
         Occupancy result;
-        result.multiprocessors = tutorial::multiprocessor_count();
-        result.cache_bytes = tutorial::l2_cache_bytes();
+        result.multiprocessors = properties.multiProcessorCount;
+        result.cache_bytes = properties.l2CacheSize;
         for (const TileShapeRow& row : kTileShapes) {
             int& blocks = result.blocks[static_cast<int>(row.value)];
             if (row.value == TileShape::t8x4)

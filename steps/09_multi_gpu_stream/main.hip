@@ -109,13 +109,6 @@ std::vector<int> resolve_devices(const std::vector<int>& listed) {
     }
 }
 
-// A, B and C must fit in host memory: asked before they are allocated, so that a size too large
-// for the machine ends with a message (exit 3) rather than with the system killing the program.
-void check_host_memory(int m, int n, int k) {
-    if (const auto shortfall = tutorial::gemm_host_memory_shortfall(m, n, k))
-        throw tutorial::RuntimeFailure(*shortfall);
-}
-
 // The plan, with the planner's refusal (a budget too small, say) turned into a usage error.
 step09::Plan plan_or_usage_error(int m, int n, int k, const step09::MultiGpuOptions& multi) {
     try {
@@ -279,7 +272,7 @@ int main(int argc, char** argv) {
         if (!options.quiet)
             std::cout << kStep.summary << "\n\n";
         if (!options.example_only)
-            check_host_memory(options.m, options.n, options.k);
+            tutorial::require_host_memory(options.m, options.n, options.k);
         step09::MultiGpuOptions multi = parse_step_options(options);
         multi.devices = resolve_devices(options.devices);
         // Chosen first, so a machine without a GPU stops here with a clear message.

@@ -417,13 +417,12 @@ TEST(Freivalds, NoBoundMeansNoPass) {
     EXPECT_FALSE(report.bounded);
     EXPECT_NE(report.summary().find("verification impossible"), std::string::npos)
         << report.summary();
+    double sum = 0.0;
     for (int p = 0; p < k; ++p) {
         a(0, p) = static_cast<float>(p % 3 - 1);
         b(p, 0) = 1.0f;
-    }
-    double sum = 0.0;
-    for (int p = 0; p < k; ++p)
         sum += a(0, p);
+    }
     c(0, 0) = static_cast<float>(sum);
     const auto exact = tutorial::freivalds_check(a, b, c);
     EXPECT_TRUE(exact.bounded);

@@ -93,7 +93,9 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
             ->type_name("INT");
     }
     for (const ExtraOption& extra : step.extra_options) {
-        app.add_option(extra.name, raw.extra[extra.name],
+        const std::string names =
+            extra.short_name.empty() ? extra.name : extra.short_name + "," + extra.name;
+        app.add_option(names, raw.extra[extra.name],
                        extra.help + " (default " + extra.default_value + ")")
             ->type_name("TEXT");
     }

@@ -29,6 +29,7 @@ struct ExtraOption {
     std::string name;           ///< the long option, e.g. "--device-memory"
     std::string help;           ///< one line for --help
     std::string default_value;  ///< the text used when the option is not given
+    std::string short_name;     ///< a one-letter alias, e.g. "-b"; empty: none
 };
 
 /// What a step tells the command line about itself.

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "choose_split.hpp"
-#include "common/index_limits.hpp"
 #include "common/named_values.hpp"
 #include "common/rounding.hpp"
 
@@ -251,12 +250,10 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
 std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
                                  const RuleScope& scope) {
     std::vector<Estimate> all;
-    // A tile is in the running when the scope has it and its rows of C fit the grid's y (65535
-    // blocks): a C of a million rows and one column cannot take the 8 x 4 tile, but others.
+    // A tile is in the running when the scope has it, whatever m: gemm() multiplies a C whose
+    // rows need more than the grid's 65535 blocks along y in bands of rows.
     const auto in_scope = [&](TileShape tile) {
-        return std::find(scope.tiles.begin(), scope.tiles.end(), tile) != scope.tiles.end() &&
-               ceil_div(static_cast<long long>(m), tutorial::row_of(kTileShapes, tile).rows) <=
-                   tutorial::kMaxGridY;
+        return std::find(scope.tiles.begin(), scope.tiles.end(), tile) != scope.tiles.end();
     };
     // [dot rule]
     // One column of C: each float of A meets one of B, so every tile reads A once and the multiply
@@ -320,11 +317,10 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
 
 namespace {
 
-std::invalid_argument no_tile_fits(int m) {
+std::invalid_argument no_candidate(int m, int n, int k) {
     return std::invalid_argument(
-        "step08::choose_config: no tile of the rule's scope fits m = " + std::to_string(m) +
-        " rows in a grid of at most " + std::to_string(tutorial::kMaxGridY) +
-        " blocks along y, or the scope holds no tile");
+        "step08::choose_config: no tile of the rule's scope is a candidate for " +
+        std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k));
 }
 
 }  // namespace
@@ -333,7 +329,7 @@ std::invalid_argument no_tile_fits(int m) {
 Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope) {
     const std::vector<Estimate> all = candidates(m, n, k, occupancy, scope);
     if (all.empty())
-        throw no_tile_fits(m);
+        throw no_candidate(m, n, k);
     const auto best = std::min_element(
         all.begin(), all.end(),
         [](const Estimate& a, const Estimate& b) { return a.total() < b.total(); });

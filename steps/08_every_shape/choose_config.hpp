@@ -114,7 +114,9 @@ struct RuleScope {
 std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
                                  const RuleScope& scope = {});
 
-/// The rule: the configuration with the smallest estimate (the first one on a tie).
+/// The rule: the configuration with the smallest estimate (the first one on a tie). Throws
+/// std::invalid_argument when no tile of the scope is a candidate (an empty scope, or one that
+/// holds only the 8 x 4 tile for a C of more than one column).
 Config choose_config(int m, int n, int k, const Occupancy& occupancy, const RuleScope& scope = {});
 
 }  // namespace step08

@@ -2,9 +2,11 @@
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <array>
 
 #include "common/hip_check.hpp"
+#include "common/index_limits.hpp"
 #include "common/per_device.hpp"
 #include "common/rounding.hpp"
 #include "dot_kernel.hpp"
@@ -60,7 +62,20 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     check_config(config);
     if (step06::nothing_to_compute("step08::gemm", m, n, k))
         return;
-    step06::check_rows_fit_grid("step08::gemm", m, tile_size(config.tile).rows);
+    // [bands]
+    // A grid has at most 65535 blocks along y, where the tiles' rows of C go. A taller C is
+    // multiplied in bands of that many tiles' rows, one after another on the stream: each band is
+    // a multiply of its own, of its rows of A and C with all of B. The tiles' rows are multiples
+    // of 4, so every band starts on a 16-byte boundary where A and C do.
+    const long long band = tutorial::kMaxGridY * tile_size(config.tile).rows;
+    if (m > band) {
+        for (long long first = 0; first < m; first += band) {
+            const int rows = static_cast<int>(std::min<long long>(band, m - first));
+            gemm(a + first * k, b, c + first * n, rows, n, k, stream, config);
+        }
+        return;
+    }
+    // [bands]
     const bool writes4 = n % 4 == 0 && tutorial::aligned_16(c);
     const step06::Float4 path = step06::float4_path(a, b, c, n, k);
     const bool pack = packs(config, m, n, k, path);

@@ -23,7 +23,8 @@ Config chosen_config(int m, int n, int k);
 /// k x n, C is m x n), with the configuration chosen_config() gives this shape on the current
 /// device. C is overwritten, not accumulated into.
 ///
-/// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile).
+/// Every size works (1 x 1 x 1, primes, k = 1, sizes that are not multiples of 4 or of the tile,
+/// a C whose rows need more than the grid's 65535 blocks along y: multiplied in bands of rows).
 /// The kernels read and write with float4 when n and k are multiples of 4 and the three pointers
 /// are 16-byte aligned. Otherwise, when worth_packing() says the multiply repays it, B is first
 /// copied into rows padded with zeros to a multiple of 4 floats (*packed*), the kernel multiplies A

@@ -51,7 +51,7 @@ const tutorial::StepDescription kStep{
      {"--block",
       "rows and columns of each block of the block-cyclic layout, also the width of each SUMMA "
       "panel",
-      "64"},
+      "64", "-b"},
      {"--transport",
       "how panels travel: nccl (GPU to GPU through NCCL, RCCL on AMD), host (through host memory "
       "and MPI) or auto (nccl where this build and the ranks' GPUs allow it, else host)",

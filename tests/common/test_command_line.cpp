@@ -245,6 +245,20 @@ TEST(CommandLine, ExtraOptionsOfOneStep) {
         << "a step without the option rejects it";
 }
 
+TEST(CommandLine, AnExtraOptionMayHaveAShortName) {
+    // Step 10's --block is its own option, and -b, as every step with a block size spells it.
+    tutorial::StepDescription step = plain_step();
+    step.extra_options = {{"--block", "the block of the layout", "64", "-b"}};
+    EXPECT_EQ(tutorial::parse_command_line(step, {"-b", "32"}).extra.at("--block"), "32");
+    EXPECT_EQ(tutorial::parse_command_line(step, {"--block", "16"}).extra.at("--block"), "16");
+    EXPECT_EQ(tutorial::parse_command_line(step, {}).extra.at("--block"), "64");
+    EXPECT_NE(usage_error(step, {"-b", ""}).find("--block: an empty value"), std::string::npos);
+    EXPECT_NE(tutorial::help_text(step).find("-b,--block TEXT"), std::string::npos)
+        << tutorial::help_text(step);
+    EXPECT_NE(usage_error(plain_step(), {"-b", "32"}).find("-b"), std::string::npos)
+        << "a step without it rejects -b";
+}
+
 TEST(CommandLine, AnEmptyValueIsRefusedNotTakenForTheDefault) {
     tutorial::StepDescription step = tiled_step();
     step.extra_options = {{"--tile", "the block tile", "auto"}};

@@ -5,6 +5,7 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -25,13 +26,17 @@ KernelUnderTest with(const Config& config) {
     const char* const packed = config.packing == Packing::on ? "_packed" : "";
     return {tutorial_test::split_k_name(step08::tile_name(config.tile), config) + packed,
             [config](const float* a, const float* b, float* c, int m, int n, int k,
-                     hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); }};
+                     hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream, config); },
+            /*rows_in_bands=*/true};
 }
 
 // step08::gemm() with the configuration its rule picks.
 KernelUnderTest rule() {
-    return {"rule", [](const float* a, const float* b, float* c, int m, int n, int k,
-                       hipStream_t stream) { step08::gemm(a, b, c, m, n, k, stream); }};
+    return {"rule",
+            [](const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+                step08::gemm(a, b, c, m, n, k, stream);
+            },
+            /*rows_in_bands=*/true};
 }
 
 // Unpacked, shapes whose n or k is not a multiple of 4 take the scalar path; packed, the float4
@@ -103,13 +108,41 @@ INSTANTIATE_TEST_SUITE_P(Step08, Step08DotTile,
                                           testing::Values('-', 'a', 'b')),
                          dot_test_name);
 
-// The tallest C of one column the 8 x 4 tile's grid holds: 65535 blocks of 8 rows along y.
-TEST(Step08Gemm, DotTileTallestOneColumn) {
+// A grid holds 65535 blocks along y, where the rows of C go: a taller C is multiplied in bands of
+// rows. The 8 x 4 tile (bands of 524,280 rows) at the tallest C one band holds and 13 rows past it,
+// K whole and split in 3 (each band's own partial tiles and reduction, in the same workspace); the
+// 4 x 128 tile (bands of 262,140 rows) a few rows past its band. Sentinels after C catch a band
+// written past its end; the check of every element, one at the wrong rows.
+TEST(Step08Gemm, ACTallerThanTheGridGoesInBands) {
     TUTORIAL_REQUIRE_GPU();
-    const tutorial_test::Shape s{65535 * step08::kDotRows, 1, 4};
-    const auto [a, b] = tutorial_test::random_operands<float>(s, 9001, 9002);
-    const tutorial::Matrix<float> c =
-        tutorial_test::multiply_guarded(with({TileShape::t8x4, 1, Packing::off}), a, b);
+    const int dot_band = 65535 * step08::kDotRows;
+    const int row_band = 65535 * step08::kRowRows;
+    const std::tuple<tutorial_test::Shape, Config> cases[] = {
+        {{dot_band, 1, 4}, {TileShape::t8x4, 1, Packing::off}},
+        {{dot_band + 13, 1, 4}, {TileShape::t8x4, 1, Packing::off}},
+        {{dot_band + 13, 1, 40}, {TileShape::t8x4, 3, Packing::off}},
+        {{row_band + 3, 130, 5}, {TileShape::t4x128, 1, Packing::off}},
+    };
+    std::uint64_t seed = 9001;
+    for (const auto& [s, config] : cases) {
+        const auto [a, b] = tutorial_test::random_operands<float>(s, seed, seed + 1);
+        seed += 2;
+        const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(with(config), a, b);
+        const auto report = tutorial::verify_gemm(a, b, c);
+        EXPECT_TRUE(report.passed) << tutorial_test::shape_name(s) << " "
+                                   << step08::config_name(config) << ": " << report.summary();
+    }
+}
+
+// The rule's own choice for 20,000,000 x 4 x 4, 78,125 blocks of even the tallest tile: in bands.
+// On a GPU only: HIP on the CPU would take minutes over its blocks.
+TEST(Step08Rule, MultipliesACTallerThanTheGridInBands) {
+    TUTORIAL_REQUIRE_GPU();
+    if (tutorial::hip_runs_on_cpu())
+        GTEST_SKIP() << "78,125 or more blocks are minutes of work for HIP on the CPU";
+    const tutorial_test::Shape s{20000000, 4, 4};
+    const auto [a, b] = tutorial_test::random_operands<float>(s, 9101, 9102);
+    const tutorial::Matrix<float> c = tutorial_test::multiply_guarded(rule(), a, b);
     const auto report = tutorial::verify_gemm(a, b, c);
     EXPECT_TRUE(report.passed) << report.summary();
 }

@@ -319,17 +319,22 @@ TEST(Step08Estimate, NothingCostsLessThanReadingAAndBOnce) {
     EXPECT_GT(square.compute, 10.0 * 40.0 * 8192.0 * 4096.0 / 132.0);
 }
 
-TEST(Step08Rule, OnlyTilesWhoseRowsFitTheGridCompete) {
-    // A grid has at most 65535 blocks along y, where the rows of C go: 1,000,000 rows of one
-    // column cannot take the 8 x 4 tile (125,000 blocks), so a taller tile computes them.
-    for (const step08::Estimate& candidate : step08::candidates(1000000, 1, 8192, kH100)) {
-        const int rows = step08::tile_size(candidate.config.tile).rows;
-        EXPECT_LE((1000000 + rows - 1) / rows, 65535) << step08::config_name(candidate.config);
-    }
-    EXPECT_NE(step08::choose_config(1000000, 1, 8192, kH100).tile, TileShape::t8x4);
-    // 20,000,000 rows fit no tile (256 rows: 78,125 blocks): the rule says so.
-    const std::string message = message_of([] { step08::choose_config(20000000, 4, 4, kH100); });
-    EXPECT_NE(message.find("at most 65535 blocks along y"), std::string::npos) << message;
+TEST(Step08Rule, EveryTileCompetesForACTallerThanTheGrid) {
+    // A grid has at most 65535 blocks along y, where the rows of C go, and gemm() multiplies a
+    // taller C in bands of rows: the rule picks as for any other C. 1,000,000 rows of one column
+    // (125,000 blocks of the 8 x 4 tile) take the 8 x 4 tile, and 20,000,000 rows (78,125 blocks
+    // of the tallest tile) get a configuration.
+    EXPECT_EQ(step08::choose_config(1000000, 1, 8192, kH100).tile, TileShape::t8x4);
+    EXPECT_NO_THROW(step08::choose_config(20000000, 4, 4, kH100));
+    // Only a scope with no candidate for the shape is refused, by name.
+    step08::RuleScope dot_alone;
+    dot_alone.tiles = {TileShape::t8x4};
+    EXPECT_EQ(step08::choose_config(100, 1, 100, kH100, dot_alone).tile, TileShape::t8x4);
+    const std::string message =
+        message_of([&] { step08::choose_config(100, 2, 100, kH100, dot_alone); });
+    EXPECT_NE(message.find("no tile of the rule's scope is a candidate for 100 x 2 x 100"),
+              std::string::npos)
+        << message;
 }
 
 TEST(Step08Rule, OneColumnTakesTheDotTile) {

@@ -37,7 +37,8 @@ Shape parse_shape(const std::string& text, const std::string& option) {
 namespace {
 
 // [every-shape suite]
-// Shapes of every kind that step 08's rule must serve, each named by its kind. Transformer layers
+// Shapes of every kind that step 08's rule must serve, each named by its kind, and the big squares
+// where a GEMM is usually judged. Transformer layers
 // are m tokens by a hidden size h: the projection to queries, keys and values (m x 3h x h), the
 // feed-forward layer's two products (m x 4h x h and m x h x 4h).
 constexpr SuiteShape kEveryShape[] = {
@@ -75,13 +76,16 @@ constexpr SuiteShape kEveryShape[] = {
     {"2000x6000x800", "odd sizes"},
     {"128x8191x8191", "odd sizes, packed"},
     {"1024x1024x16383", "odd sizes, packed"},
+    {"4096x4096x4096", "big square"},
+    {"8192x8192x8192", "big square"},
+    {"16384x16384x16384", "big square"},
 };
 // [every-shape suite]
 
 const ShapeSuite kSuites[] = {
     {"every-shape",
      "shapes of every kind: one row, a few rows, one or a few columns, tiny C with long K, "
-     "short K, transformer layers, odd sizes",
+     "short K, transformer layers, odd sizes, big squares",
      kEveryShape, std::size(kEveryShape)},
 };
 

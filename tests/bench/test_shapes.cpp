@@ -54,12 +54,13 @@ TEST(ShapeSuites, EveryShapeOfEverySuiteIsValidNamedAndListedOnce) {
 
 // The every-shape suite holds each kind of shape issue 33 names: a single row, a few rows (2 to
 // 64), a few rows times a big matrix, one column, tiny C with long K, transformer layers and sizes
-// that are no multiple of 4.
+// that are no multiple of 4, and the big squares 4096^3, 8192^3 and 16384^3.
 TEST(ShapeSuites, EveryShapeCoversEachKindOfShape) {
     const bench::ShapeSuite* suite = bench::find_suite("every-shape");
     ASSERT_NE(suite, nullptr);
     bool one_row = false, few_rows = false, few_rows_big = false, one_column = false;
     bool tiny_long = false, transformer = false, odd = false;
+    int big_squares = 0;
     for (std::size_t i = 0; i < suite->count; ++i) {
         const bench::Shape s = bench::parse_shape(suite->shapes[i].shape);
         one_row = one_row || s.m == 1;
@@ -69,6 +70,8 @@ TEST(ShapeSuites, EveryShapeCoversEachKindOfShape) {
         tiny_long = tiny_long || (s.m <= 256 && s.n <= 256 && s.k >= 10000);
         transformer = transformer || (s.n == 3 * s.k || s.n == 4 * s.k || s.k == 4 * s.n);
         odd = odd || (s.m % 4 != 0 && s.n % 4 != 0 && s.k % 4 != 0);
+        const bool square = s.m == s.n && s.n == s.k;
+        big_squares += square && (s.m == 4096 || s.m == 8192 || s.m == 16384) ? 1 : 0;
     }
     EXPECT_TRUE(one_row);
     EXPECT_TRUE(few_rows);
@@ -77,6 +80,7 @@ TEST(ShapeSuites, EveryShapeCoversEachKindOfShape) {
     EXPECT_TRUE(tiny_long);
     EXPECT_TRUE(transformer);
     EXPECT_TRUE(odd);
+    EXPECT_EQ(big_squares, 3);
 }
 
 }  // namespace

@@ -111,17 +111,22 @@ INSTANTIATE_TEST_SUITE_P(Step08, Step08DotTile,
 // A grid holds 65535 blocks along y, where the rows of C go: a taller C is multiplied in bands of
 // rows. The 8 x 4 tile (bands of 524,280 rows) at the tallest C one band holds and 13 rows past it,
 // K whole and split in 3 (each band's own partial tiles and reduction, in the same workspace); the
-// 4 x 128 tile (bands of 262,140 rows) a few rows past its band. Sentinels after C catch a band
-// written past its end; the check of every element, one at the wrong rows.
+// 4 x 128 tile (bands of 262,140 rows) a few rows past its band; the 16 x 128 tile (bands of
+// 1,048,560 rows) with stream-K (the second band's one tile shared by all five workers) and split
+// in 3 on a packed B (n odd: B packed again for each band). Sentinels after C catch a band written
+// past its end; the check of every element, one at the wrong rows.
 TEST(Step08Gemm, ACTallerThanTheGridGoesInBands) {
     TUTORIAL_REQUIRE_GPU();
     const int dot_band = 65535 * step08::kDotRows;
     const int row_band = 65535 * step08::kRowRows;
+    const int thin_band = 65535 * step08::tile_size(TileShape::t16x128).rows;
     const std::tuple<tutorial_test::Shape, Config> cases[] = {
         {{dot_band, 1, 4}, {TileShape::t8x4, 1, Packing::off}},
         {{dot_band + 13, 1, 4}, {TileShape::t8x4, 1, Packing::off}},
         {{dot_band + 13, 1, 40}, {TileShape::t8x4, 3, Packing::off}},
         {{row_band + 3, 130, 5}, {TileShape::t4x128, 1, Packing::off}},
+        {{thin_band + 5, 4, 4}, {TileShape::t16x128, 1, Packing::automatic, 5}},
+        {{thin_band + 21, 5, 7}, {TileShape::t16x128, 3, Packing::on}},
     };
     std::uint64_t seed = 9001;
     for (const auto& [s, config] : cases) {

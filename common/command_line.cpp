@@ -133,6 +133,12 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {
         throw HelpRequested(app.help());
+    } catch (const CLI::ExtrasError&) {
+        // CLI11 lists what it did not expect last first; name it in the order it was given.
+        std::string extras;
+        for (const std::string& argument : app.remaining())
+            extras += (extras.empty() ? "" : " ") + argument;
+        throw UsageError("The following arguments were not expected: " + extras);
     } catch (const CLI::ParseError& error) {
         throw UsageError(error.what());
     }

@@ -139,6 +139,9 @@ TEST(CommandLine, UnknownOptionIsNamed) {
     EXPECT_NE(usage_error(plain_step(), {"--bogus"}).find("--bogus"), std::string::npos);
     EXPECT_NE(usage_error(plain_step(), {"-b", "16"}).find("-b"), std::string::npos)
         << "a step without a block size has no -b";
+    // Everything not expected, in the order it was given.
+    const std::string extras = usage_error(plain_step(), {"foo", "-m", "3", "bar", "--bogus"});
+    EXPECT_NE(extras.find("not expected: foo bar --bogus"), std::string::npos) << extras;
 }
 
 TEST(CommandLine, BlockSizeMustBeOneTheStepSupports) {

@@ -80,9 +80,12 @@ int main(int argc, char** argv) {
             });
         // [general multiply]
     };
-    // --tile: the tile it forces, nothing for auto; read before any GPU is looked for.
+    // --tile: the tile it forces, nothing for auto; read before any GPU is looked for, as is a C
+    // taller than one grid holds (step 08 multiplies it in bands).
     const auto parse_tile = [](const tutorial::Options& options) {
-        return tutorial::parse_unless_auto(options, "--tile", step06::parse_tile_shape);
+        const auto tile = tutorial::parse_unless_auto(options, "--tile", step06::parse_tile_shape);
+        step06::check_rows_fit_grid("-m", options.m, tile);
+        return tile;
     };
     return tutorial::run_gpu_step_flow(argc, argv, kStep, parse_tile, run_worked_example, general);
 }

@@ -2,6 +2,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,13 @@ void check_sizes(const char* step, int m, int n, int k) {
 
 void check_rows_fit_grid(const char* step, int m, int tile_rows) {
     tutorial::check_grid_y(step, "m", m, tile_rows);
+}
+
+void check_rows_fit_grid(const char* step, int m, std::optional<TileShape> forced) {
+    int rows = 0;
+    for (const TileShapeRow& row : kTileShapes)
+        rows = std::max(rows, row.rows);
+    check_rows_fit_grid(step, m, forced ? tile_size(*forced).rows : rows);
 }
 
 bool nothing_to_compute(const char* step, int m, int n, int k) {

@@ -5,6 +5,8 @@
 
 #include <hip/hip_runtime.h>
 
+#include <optional>
+
 #include "tile_shape.hpp"
 
 namespace step06 {
@@ -42,8 +44,12 @@ bool nothing_to_compute(const char* step, int m, int n, int k);
 
 /// Throws std::invalid_argument, naming `step`, when the m rows of C in blocks of `tile_rows` rows
 /// need more blocks than a grid has along y (65535): the launches of steps 06 to 08 lay the rows of
-/// C along y.
+/// C along y (step 08 then multiplies in bands of rows).
 void check_rows_fit_grid(const char* step, int m, int tile_rows);
+
+/// The same for the programs of steps 06 and 07, before any work: with the `forced` tile's rows,
+/// or, where the choice picks the tile, the most rows of any tile it may pick.
+void check_rows_fit_grid(const char* step, int m, std::optional<TileShape> forced);
 
 /// Which matrices the kernels may read and write with float4: those whose rows all start on a
 /// 16-byte boundary. B and C (rows of n floats) when n is a multiple of 4 and `b` and `c` are

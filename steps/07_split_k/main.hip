@@ -44,8 +44,8 @@ const tutorial::StepDescription kStep{
     /*int_indexing=*/false,
 };
 
-// What --tile, --splits and --stream-k force; nothing where they say auto. Bad text is refused
-// here, before any GPU is looked for.
+// What --tile, --splits and --stream-k force; nothing where they say auto. Bad text, and a C
+// taller than one grid holds, are refused here, before any GPU is looked for.
 struct Request {
     std::optional<step06::TileShape> tile;
     step07::SplitRequest split;
@@ -55,6 +55,7 @@ Request parse_request(const tutorial::Options& options) {
     Request request;
     request.tile = tutorial::parse_unless_auto(options, "--tile", step06::parse_tile_shape);
     request.split = step07::parse_split_request(options);
+    step06::check_rows_fit_grid("-m", options.m, request.tile);  // step 08 takes taller C in bands
     return request;
 }
 

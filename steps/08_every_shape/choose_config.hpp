@@ -107,10 +107,11 @@ struct RuleScope {
 /// each tile of the scope with the split factors of step07::kChoiceSplits (each range at least
 /// step07::kMinSplitDepth deep, and more ranges than the factor before made), and stream-K with one
 /// worker per resident block where the tiles make more than one wave but not a whole number of
-/// them. Where C has one column, only the 8 x 4 tile (when the scope has it and its rows fit the
-/// grid); where C has one to four rows, at least kRowMinCols columns and K at least kRowSteps,
-/// only the 4 x 128 tile; where it has 5 to kRowSharedRows rows, at least kRowSharedMinCols
-/// columns, K at least kRowSharedMinDepth and a B that fits the L2 cache, the 4 x 128 tile too.
+/// them. Where C has one column, only the 8 x 4 tile (when the scope has it); where C has one to
+/// four rows, at least kRowMinCols columns and K at least kRowSteps, only the 4 x 128 tile; where
+/// it has 5 to kRowSharedRows rows, at least kRowSharedMinCols columns, K at least
+/// kRowSharedMinDepth and a B that fits the L2 cache, the 4 x 128 tile too. Every tile, whatever m:
+/// gemm() multiplies a C taller than one grid holds in bands of rows.
 std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
                                  const RuleScope& scope = {});
 

@@ -6,7 +6,6 @@
 #include <array>
 
 #include "common/hip_check.hpp"
-#include "common/index_limits.hpp"
 #include "common/per_device.hpp"
 #include "common/rounding.hpp"
 #include "dot_kernel.hpp"
@@ -67,7 +66,7 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     // multiplied in bands of that many tiles' rows, one after another on the stream: each band is
     // a multiply of its own, of its rows of A and C with all of B. The tiles' rows are multiples
     // of 4, so every band starts on a 16-byte boundary where A and C do.
-    const long long band = tutorial::kMaxGridY * tile_size(config.tile).rows;
+    const long long band = rows_per_band(config.tile);
     if (m > band) {
         for (long long first = 0; first < m; first += band) {
             const int rows = static_cast<int>(std::min<long long>(band, m - first));

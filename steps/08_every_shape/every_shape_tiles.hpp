@@ -59,6 +59,10 @@ constexpr TileShapeRow kTileShapes[] = {
 /// The tile's size.
 step06::TileSize tile_size(TileShape tile);
 
+/// The most rows of C one launch of `tile` covers: 65535 blocks of its rows along the grid's y.
+/// gemm() multiplies a taller C in bands of that many rows.
+long long rows_per_band(TileShape tile);
+
 /// The tile's name: "128x256", "64x64", "16x128"...
 const char* tile_name(TileShape tile);
 

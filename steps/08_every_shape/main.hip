@@ -126,6 +126,9 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
     const step07::StreamKPlan plan =
         step07::plan_stream_k(m, n, k, step08::tile_size(config.tile), config.workers);
     line << step07::stream_k_summary(plan);
+    const long long band = step08::rows_per_band(config.tile);
+    if (m > band)
+        line << "; in " << (m + band - 1) / band << " bands of up to " << band << " rows";
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step08::packs(config, m, n, k, step06::float4_path(n, k)))
         line << "; B packed into rows padded to 4 floats";

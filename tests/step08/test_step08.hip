@@ -117,9 +117,9 @@ INSTANTIATE_TEST_SUITE_P(Step08, Step08DotTile,
 // past its end; the check of every element, one at the wrong rows.
 TEST(Step08Gemm, ACTallerThanTheGridGoesInBands) {
     TUTORIAL_REQUIRE_GPU();
-    const int dot_band = 65535 * step08::kDotRows;
-    const int row_band = 65535 * step08::kRowRows;
-    const int thin_band = 65535 * step08::tile_size(TileShape::t16x128).rows;
+    const int dot_band = static_cast<int>(step08::rows_per_band(TileShape::t8x4));
+    const int row_band = static_cast<int>(step08::rows_per_band(TileShape::t4x128));
+    const int thin_band = static_cast<int>(step08::rows_per_band(TileShape::t16x128));
     const std::tuple<tutorial_test::Shape, Config> cases[] = {
         {{dot_band, 1, 4}, {TileShape::t8x4, 1, Packing::off}},
         {{dot_band + 13, 1, 4}, {TileShape::t8x4, 1, Packing::off}},

@@ -326,6 +326,10 @@ TEST(Step08Rule, EveryTileCompetesForACTallerThanTheGrid) {
     // of the tallest tile) get a configuration.
     EXPECT_EQ(step08::choose_config(1000000, 1, 8192, kH100).tile, TileShape::t8x4);
     EXPECT_NO_THROW(step08::choose_config(20000000, 4, 4, kH100));
+    // gemm()'s bands: 65535 blocks of the tile's rows each.
+    EXPECT_EQ(step08::rows_per_band(TileShape::t8x4), 65535LL * 8);
+    EXPECT_EQ(step08::rows_per_band(TileShape::t4x128), 65535LL * 4);
+    EXPECT_EQ(step08::rows_per_band(TileShape::t256x128), 65535LL * 256);
     // Only a scope with no candidate for the shape is refused, by name.
     step08::RuleScope dot_alone;
     dot_alone.tiles = {TileShape::t8x4};

@@ -15,6 +15,7 @@
 #include "common/gpu_gemm_runner.hpp"
 #include "common/matrix.hpp"
 #include "common/program.hpp"
+#include "common/rounding.hpp"
 #include "config_launcher.hpp"
 #include "every_shape_gemm.hpp"
 #include "split_request.hpp"
@@ -128,7 +129,7 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
     line << step07::stream_k_summary(plan);
     const long long band = step08::rows_per_band(config.tile);
     if (m > band)
-        line << "; in " << (m + band - 1) / band << " bands of up to " << band << " rows";
+        line << "; in " << tutorial::ceil_div(m, band) << " bands of up to " << band << " rows";
     // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
     if (step08::packs(config, m, n, k, step06::float4_path(n, k)))
         line << "; B packed into rows padded to 4 floats";

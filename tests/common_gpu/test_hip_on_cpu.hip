@@ -61,6 +61,8 @@ TEST(HipOnCpu, VisibleDevicesHidesOrShowsTheOneDevice) {
     EXPECT_EQ(visible_count("0,1", &status),
               1);  // the list stops at the first id that is no device
     EXPECT_EQ(status, hipSuccess);
+    EXPECT_EQ(visible_count("0,0", &status), 0);  // an id named twice hides every device
+    EXPECT_EQ(status, hipErrorNoDevice);
 }
 
 TEST(HipOnCpu, AllocationsAreCountedRefusedBeyondTheFreeMemoryAndAligned) {

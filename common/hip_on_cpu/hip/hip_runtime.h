@@ -12,6 +12,7 @@
 
 #include_next <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
@@ -170,8 +171,9 @@ inline hipError_t tutorial_hip_cpu_stream_destroy(hipStream_t stream) {
 
 /// The number of devices, after HIP_VISIBLE_DEVICES. HIP on a GPU shows only the devices that this
 /// comma-separated list names (the ids up to the first one that is not a device; "-1" hides them
-/// all); the HIP CPU Runtime ignores the variable. Honouring it here lets a test hide the CPU's one
-/// device, as it hides a GPU, and check what a program says when there is none.
+/// all, and so does an id named twice, as with CUDA_VISIBLE_DEVICES); the HIP CPU Runtime ignores
+/// the variable. Honouring it here lets a test hide the CPU's one device, as it hides a GPU, and
+/// check what a program says when there is none.
 inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
     const hipError_t status = hipGetDeviceCount(count);
     const char* visible = std::getenv("HIP_VISIBLE_DEVICES");
@@ -179,16 +181,20 @@ inline hipError_t tutorial_hip_cpu_get_device_count(int* count) {
         return status;
     std::istringstream list(visible);
     std::string id;
-    int shown = 0;
+    std::vector<long> shown;
     while (std::getline(list, id, ',')) {
         char* end = nullptr;
         const long value = std::strtol(id.c_str(), &end, 10);
         if (id.empty() || *end != '\0' || value < 0 || value >= *count)
             break;
-        ++shown;
+        if (std::find(shown.begin(), shown.end(), value) != shown.end()) {
+            shown.clear();
+            break;
+        }
+        shown.push_back(value);
     }
-    *count = shown;
-    return shown == 0 ? hipErrorNoDevice : hipSuccess;
+    *count = static_cast<int>(shown.size());
+    return shown.empty() ? hipErrorNoDevice : hipSuccess;
 }
 #define hipGetDeviceCount tutorial_hip_cpu_get_device_count
 

@@ -271,14 +271,15 @@ int main(int argc, char** argv) {
     return tutorial::run_step(argc, argv, kStep, [](const tutorial::Options& options) {
         if (!options.quiet)
             std::cout << kStep.summary << "\n\n";
-        if (!options.example_only)
-            tutorial::require_host_memory(options.m, options.n, options.k);
+        // Usage first (exit 2), then what the machine lacks (exit 3): the devices, host memory.
         step09::MultiGpuOptions multi = parse_step_options(options);
         multi.devices = resolve_devices(options.devices);
         // Chosen first, so a machine without a GPU stops here with a clear message.
         tutorial::select_device(multi.devices.front());
         if (const auto why_not = step09::inner_kernel_unavailable(multi.inner))
             throw tutorial::UsageError("--inner vendor: " + *why_not);
+        if (!options.example_only)
+            tutorial::require_host_memory(options.m, options.n, options.k);
 
         const int example = run_worked_example(options, multi);
         if (example != tutorial::kExitVerified || options.example_only)

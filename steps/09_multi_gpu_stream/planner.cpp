@@ -88,14 +88,21 @@ int largest_fitting(int limit, Fits fits) {
     return low;
 }
 
+// From this many chunks on, the number of each kind of buffer no longer grows with the count (see
+// buffers_for()): kChunkBuffers of A, and kChunksAtOnce + 1 of C once there is more than one panel
+// or that many chunks.
+constexpr int kSteadyChunks = std::max(kChunkBuffers, kChunksAtOnce + 1);
+
 // The tallest chunk height in [1, limit] for which `fits` holds, or 0 when none does. The bytes
 // do not shrink steadily with the height: just below m / 2 a third chunk appears, and with it a
-// third buffer of A. So the search goes through the numbers of chunks, fewest first, and takes
-// the tallest height that fits among those giving that number (there the buffers are fixed and
-// the bytes grow with the height).
+// third buffer of A. So the search goes through the numbers of chunks below kSteadyChunks, fewest
+// first, and takes the tallest height that fits among those giving that number (there the buffers
+// are fixed and the bytes grow with the height); the heights of kSteadyChunks chunks or more, where
+// the bytes only grow with the height, are searched by halving.
 template <typename Fits>
 int tallest_fitting(int m, int limit, Fits fits) {
-    for (int count = 1; count <= m; ++count) {
+    const int steady = std::min(m, kSteadyChunks);
+    for (int count = 1; count < steady; ++count) {
         const int shortest = static_cast<int>(ceil_div(m, count));  // the least for `count` chunks
         const int tallest = count == 1 ? m : static_cast<int>(ceil_div(m, count - 1)) - 1;
         if (shortest > limit || tallest < shortest)
@@ -105,7 +112,8 @@ int tallest_fitting(int m, int limit, Fits fits) {
                                               [&](int extra) { return fits(shortest + extra); });
         }
     }
-    return 0;
+    const int tallest = steady == 1 ? m : static_cast<int>(ceil_div(m, steady - 1)) - 1;
+    return largest_fitting(std::min(tallest, limit), fits);
 }
 
 void check_request(const PlanRequest& request) {
@@ -175,6 +183,42 @@ BufferSet buffers_for(const PlanRequest& request, int chunk_rows, int panel_cols
     return set;
 }
 
+namespace {
+
+// " panels of 1 column", " chunks of 5 rows".
+std::string with_count(const char* before, int count, const char* noun) {
+    return before + std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+// The least memory any plan needs, keeping whatever chunk height or panel width the caller fixed.
+// The bytes grow with the height and width where the number of chunks (panels) is at least
+// kSteadyChunks (two), and below that the buffers are fewer: so the least is at one row (column)
+// or at the least height (width) that gives each smaller number of chunks (panels).
+template <typename WithinIndex>
+std::uint64_t smallest_budget(const PlanRequest& request, WithinIndex within_index) {
+    auto candidates = [](int fixed, int total, int steady) {
+        std::vector<int> sizes;
+        if (fixed > 0) {
+            sizes.push_back(std::min(fixed, total));
+        } else {
+            sizes.push_back(1);
+            for (int count = 1; count < steady && count < total; ++count)
+                sizes.push_back(static_cast<int>(ceil_div(total, count)));
+        }
+        return sizes;
+    };
+    std::uint64_t least = UINT64_MAX;
+    for (const int rows : candidates(request.chunk_rows, request.m, kSteadyChunks)) {
+        for (const int cols : candidates(request.panel_cols, request.n, 2)) {
+            if (within_index(rows, cols))
+                least = std::min(least, buffers_for(request, rows, cols).total_bytes());
+        }
+    }
+    return least;
+}
+
+}  // namespace
+
 Plan plan_multiply(const PlanRequest& request) {
     check_request(request);
     const int m = request.m, n = request.n, k = request.k;
@@ -182,8 +226,18 @@ Plan plan_multiply(const PlanRequest& request) {
     // elements: a chunk of A has rows x padded(k), a panel of B padded(k) x padded(cols). The
     // limit is a multiple of kRowAlign, so that a panel's padded width stays within it too.
     const int index_limit = static_cast<int>(INT_MAX / padded(k) / kRowAlign * kRowAlign);
+    if (index_limit == 0) {
+        throw std::invalid_argument(
+            "step09 plan: k = " + std::to_string(k) + " is too long: a chunk of A of one row (" +
+            std::to_string(padded(k)) +
+            " elements stored) would hold more elements than a 32-bit int can index");
+    }
+    auto within_index = [&](int rows, int cols) {
+        return rows <= index_limit && cols <= index_limit &&
+               static_cast<std::uint64_t>(rows) * padded(cols) <= INT_MAX;
+    };
     auto fits = [&](int rows, int cols) {
-        return static_cast<std::uint64_t>(rows) * padded(cols) <= INT_MAX &&
+        return within_index(rows, cols) &&
                buffers_for(request, rows, cols).total_bytes() <= request.budget_bytes;
     };
 
@@ -257,21 +311,19 @@ Plan plan_multiply(const PlanRequest& request) {
     }
 
     if (rows == 0 || cols == 0 || !fits(rows, cols)) {
-        // The smallest budget that works keeps whatever the caller fixed and makes the rest 1.
-        const int least_rows = request.chunk_rows > 0 ? std::min(request.chunk_rows, m) : 1;
-        const int least_cols = request.panel_cols > 0 ? std::min(request.panel_cols, n) : 1;
-        const std::uint64_t least = buffers_for(request, least_rows, least_cols).total_bytes();
         std::string what = "the device memory budget of " + bytes_text(request.budget_bytes) +
                            " per device entry is too small for one panel of C (" +
                            std::to_string(m) + " x " + std::to_string(n) + ") = A (" +
                            std::to_string(m) + " x " + std::to_string(k) + ") B (" +
                            std::to_string(k) + " x " + std::to_string(n) + ")";
-        if (request.chunk_rows > 0 || request.panel_cols > 0) {
-            what += " with chunks of " + std::to_string(least_rows) + " rows and panels of " +
-                    std::to_string(least_cols) + " columns";
+        if (request.chunk_rows > 0)
+            what += with_count(" with chunks of ", request.chunk_rows, "row");
+        if (request.panel_cols > 0) {
+            what += std::string(request.chunk_rows > 0 ? " and" : " with") +
+                    with_count(" panels of ", request.panel_cols, "column");
         }
         throw std::invalid_argument(what + "; the smallest budget that works is " +
-                                    bytes_text(least));
+                                    bytes_text(smallest_budget(request, within_index)));
     }
 
     Plan plan;

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iterator>
 #include <numeric>
 #include <optional>
+#include <random>
 #include <regex>
 #include <stdexcept>
 #include <string>
@@ -201,9 +204,26 @@ TEST(Step09Planner, ImpossibleInputsAreRefused) {
 }
 
 TEST(Step09Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
-    for (const PlanRequest& base :
-         {request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
-          request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48)}) {
+    std::vector<PlanRequest> bases = {
+        request(301, 517, 203, 100), request(16384, 16384, 16384, 100000), request(1, 1, 1, 3),
+        request(64, 64, 64, 1000, 1, 32, 0), request(64, 64, 64, 1000, 1, 0, 48),
+        // A few columns: one panel of all of them needs one buffer of B, panels of one column two.
+        request(16, 4, 481, 1, 2, 5, 0), request(729, 2, 129, 1, 4),
+        // Two chunks need fewer rows of A than three of one row each.
+        request(2, 9, 100, 1), request(5, 1, 7, 1, 1, 0, 1)};
+    std::mt19937 random(2026);
+    for (int i = 0; i < 300; ++i) {
+        auto size = [&](int most) { return std::uniform_int_distribution<int>(1, most)(random); };
+        PlanRequest r = request(size(40), size(i % 2 == 0 ? 6 : 300), size(300), 1, size(4));
+        if (i % 3 == 1)
+            r.chunk_rows = size(r.m);
+        if (i % 5 == 2)
+            r.panel_cols = size(r.n);
+        if (i % 4 == 3)
+            r.multiprocessors = size(132);
+        bases.push_back(r);
+    }
+    for (const PlanRequest& base : bases) {
         std::string message;
         try {
             step09::plan_multiply(base);
@@ -223,7 +243,51 @@ TEST(Step09Planner, TooSmallABudgetNamesTheSmallestThatWorks) {
         PlanRequest short_by_one = base;
         short_by_one.budget_bytes = least - 1;
         EXPECT_THROW(step09::plan_multiply(short_by_one), std::invalid_argument) << message;
+        // Only what the caller fixed is named, in words that count it.
+        EXPECT_EQ(message.find("chunks of") != std::string::npos, base.chunk_rows > 0) << message;
+        EXPECT_EQ(message.find("panels of") != std::string::npos, base.panel_cols > 0) << message;
+        EXPECT_EQ(message.find(" 1 rows"), std::string::npos) << message;
+        EXPECT_EQ(message.find(" 1 columns"), std::string::npos) << message;
     }
+}
+
+TEST(Step09Planner, NoPlanIndexesPastAnInt) {
+    // k = 1,000,000 leaves room for 2144 columns of B in a panel of 32-bit indices; on 132
+    // multiprocessors the fit to whole waves looked at panels up to 3072 wide and took 2816.
+    for (const int multiprocessors : {0, 132}) {
+        PlanRequest wide = request(1000, 5000, 1000000, 40 * kGiB);
+        wide.multiprocessors = multiprocessors;
+        const Plan plan = step09::plan_multiply(wide);
+        EXPECT_LE(step09::padded(plan.k) * step09::padded(plan.panel_cols),
+                  static_cast<std::uint64_t>(INT_MAX));
+        EXPECT_LE(static_cast<std::uint64_t>(plan.chunk_rows) * step09::padded(plan.k),
+                  static_cast<std::uint64_t>(INT_MAX));
+    }
+    // Past 536,870,908 no row of A fits an int's index: refused as such, not for its budget.
+    for (const std::uint64_t budget : {std::uint64_t{1}, 12 * kGiB, std::uint64_t{1} << 62}) {
+        try {
+            step09::plan_multiply(request(1, 1, 600000000, budget));
+            ADD_FAILURE() << "accepted k = 600000000";
+        } catch (const std::invalid_argument& error) {
+            const std::string message = error.what();
+            EXPECT_NE(message.find("32-bit int"), std::string::npos) << message;
+            EXPECT_EQ(message.find("budget"), std::string::npos) << message;
+        }
+    }
+}
+
+TEST(Step09Planner, ATallCTooBigForTheBudgetIsRefusedAtOnce) {
+    // The search for a chunk height went through every number of chunks up to m: 2^31 - 65536
+    // rows took it 24 s to refuse. It now halves the heights of three chunks or more: a bound a
+    // hundred times what that takes even under the sanitizers.
+    const auto start = std::chrono::steady_clock::now();
+    PlanRequest tall = request(2147418112, 1, 1, 1);
+    EXPECT_THROW(step09::plan_multiply(tall), std::invalid_argument);
+    tall.budget_bytes = 64 * kMiB;
+    const Plan plan = step09::plan_multiply(tall);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    EXPECT_LE(plan.buffers.total_bytes(), tall.budget_bytes);
+    EXPECT_GT(plan.chunk_rows, 1);
 }
 
 TEST(Step09Planner, ASparePanelOfBOnlyWhereTheBudgetHasRoom) {

@@ -21,7 +21,7 @@ StreamKPlan plan_stream_k(int m, int n, int k, step06::TileSize tile, int worker
     StreamKPlan plan;
     plan.tiles = tutorial::ceil_div(static_cast<long long>(m), tile.rows) *
                  tutorial::ceil_div(static_cast<long long>(n), tile.cols);
-    plan.first_tile = static_cast<int>(plan.tiles);
+    plan.first_tile = plan.tiles;
     plan.slices = std::max(1, tutorial::ceil_div(k, step06::kSlice));
     if (workers <= 0 || k <= 0 || plan.tiles == 0)
         return plan;
@@ -30,7 +30,7 @@ StreamKPlan plan_stream_k(int m, int n, int k, step06::TileSize tile, int worker
     if (shared == 0)
         return plan;
     plan.workers = workers;
-    plan.first_tile = static_cast<int>(plan.tiles - shared);
+    plan.first_tile = plan.tiles - shared;
     plan.total = static_cast<long long>(shared) * plan.slices;
     return plan;
 }

@@ -35,11 +35,11 @@ SplitPlan plan_splits(int k, int splits);
 /// K-slices, and worker w computes slices [begin(w), begin(w + 1)) of that sequence: a few tiles'
 /// worth, as even as whole slices allow, cut wherever its share ends.
 struct StreamKPlan {
-    int workers = 0;      ///< blocks sharing the last tiles (0: no stream-K tiles at all)
-    long long tiles = 0;  ///< all tiles of C
-    int first_tile = 0;   ///< tiles [0, first_tile) are computed whole, one block each
-    int slices = 0;       ///< K-slices of one tile: ceil(k / kSlice), at least 1
-    long long total = 0;  ///< K-slices shared out: (tiles - first_tile) slices
+    int workers = 0;           ///< blocks sharing the last tiles (0: no stream-K tiles at all)
+    long long tiles = 0;       ///< all tiles of C
+    long long first_tile = 0;  ///< tiles [0, first_tile) are computed whole, one block each
+    int slices = 0;            ///< K-slices of one tile: ceil(k / kSlice), at least 1
+    long long total = 0;       ///< K-slices shared out: (tiles - first_tile) slices
 
     /// Where worker w's share starts (w = workers gives `total`).
     long long begin(int w) const { return static_cast<long long>(w) * total / workers; }

@@ -6,7 +6,10 @@
 
 #include <hip/hip_runtime.h>
 
+#include <climits>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 #include "common/hip_check.hpp"
 #include "common/rounding.hpp"
@@ -34,6 +37,16 @@ struct Launch {
     Float4 float4;             ///< which of A, B and `out` are read or written with float4
 };
 
+/// The number of whole tiles, as the kernels take it: an int, which every tile of C must fit.
+inline int whole_tiles(const Launch& l) {
+    if (l.plan.tiles > INT_MAX) {
+        throw std::invalid_argument("step07: C (" + std::to_string(l.m) + " x " +
+                                    std::to_string(l.n) + ") has " + std::to_string(l.plan.tiles) +
+                                    " tiles, more than a 32-bit int counts");
+    }
+    return static_cast<int>(l.plan.first_tile);
+}
+
 // [launch tiles]
 /// One block per tile (per tile and range of K with split-K), except the tiles stream-K shares
 /// out: the workers go first, then the whole tiles.
@@ -41,23 +54,23 @@ template <class Tiling, Float4 kFloat4>
 void launch_tiles(const Launch& l, hipStream_t stream) {
     const int tiles_across = tutorial::ceil_div(l.n, Tiling::kBlockCols);
     const StreamKPlan& plan = l.plan;
+    const int first_tile = whole_tiles(l);
     if (plan.workers > 0) {
         step06::allow_shared_memory<Tiling>(stream_k_kernel<Tiling, kFloat4>);
         hipLaunchKernelGGL((stream_k_kernel<Tiling, kFloat4>), dim3(plan.workers),
                            dim3(Tiling::kThreads), step06::shared_bytes<Tiling>(), stream, l.a, l.b,
                            l.out, l.stream_k_partials, l.arrivals, l.m, l.n, l.k, plan.workers,
-                           plan.first_tile, plan.slices, plan.total, tiles_across);
+                           first_tile, plan.slices, plan.total, tiles_across);
         HIP_CHECK_LAUNCH();
     }
-    if (plan.first_tile == 0)
+    if (first_tile == 0)
         return;
     // Whole tiles only: the rows of tiles that hold tiles [0, first_tile).
     step06::allow_shared_memory<Tiling>(split_k_kernel<Tiling, kFloat4>);
-    const dim3 blocks(tiles_across, tutorial::ceil_div(plan.first_tile, tiles_across),
-                      l.split.count);
+    const dim3 blocks(tiles_across, tutorial::ceil_div(first_tile, tiles_across), l.split.count);
     hipLaunchKernelGGL((split_k_kernel<Tiling, kFloat4>), blocks, dim3(Tiling::kThreads),
                        step06::shared_bytes<Tiling>(), stream, l.a, l.b, l.out, l.m, l.n, l.k,
-                       l.split.depth, plan.first_tile);
+                       l.split.depth, first_tile);
     HIP_CHECK_LAUNCH();
 }
 // [launch tiles]

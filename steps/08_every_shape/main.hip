@@ -115,6 +115,10 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
     }
     step07::apply(request.split, config.splits, config.workers);
     config.packing = request.packing;
+    // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
+    const bool packs = step08::packs(config, m, n, k, step06::float4_path(n, k));
+    if (config.packing == step08::Packing::on && !packs)
+        config.packing = step08::Packing::automatic;  // nothing to pack: not named "packed"
     const bool forced = request.tile || request.split.splits || request.split.workers ||
                         request.packing != step08::Packing::automatic;
     const step08::Estimate estimate = step08::estimate(m, n, k, config, occupancy);
@@ -124,14 +128,24 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
          << estimate.blocks << " blocks on " << occupancy.multiprocessors
          << " multiprocessors holding " << occupancy.blocks_per_multiprocessor(config.tile)
          << " each, " << std::fixed << std::setprecision(2) << estimate.waves << " waves";
-    const step07::StreamKPlan plan =
-        step07::plan_stream_k(m, n, k, step08::tile_size(config.tile), config.workers);
-    line << step07::stream_k_summary(plan);
+    // Each band of rows is a multiply of its own, with its own stream-K plan ("; stream-K: ...").
     const long long band = step08::rows_per_band(config.tile);
-    if (m > band)
-        line << "; in " << tutorial::ceil_div(m, band) << " bands of up to " << band << " rows";
-    // The program's matrices come from hipMalloc (16-byte aligned): only n and k can stop float4.
-    if (step08::packs(config, m, n, k, step06::float4_path(n, k)))
+    auto stream_k = [&](long long rows, const std::string& where) {
+        const std::string summary = step07::stream_k_summary(step07::plan_stream_k(
+            static_cast<int>(rows), n, k, step08::tile_size(config.tile), config.workers));
+        const std::string head = "; stream-K";
+        return summary.empty() ? summary : head + where + summary.substr(head.size());
+    };
+    if (m > band) {
+        const long long last = m - (m - 1) / band * band;
+        line << "; in " << tutorial::ceil_div(m, band) << " bands of up to " << band << " rows"
+             << stream_k(band, last == band ? " in each band" : " in each full band");
+        if (last != band)
+            line << stream_k(last, " in the last band");
+    } else {
+        line << stream_k(m, "");
+    }
+    if (packs)
         line << "; B packed into rows padded to 4 floats";
     if (!options.quiet)
         std::cout << "\nConfiguration: " << line.str() << "\n";

@@ -122,6 +122,15 @@ TEST(Step07StreamKPlan, NoneWhereTheWavesAreWhole) {
     EXPECT_EQ(none.first_tile, none.tiles) << "without stream-K every tile is whole";
 }
 
+TEST(Step07StreamKPlan, CountsPastAnIntStayExact) {
+    // 65535 x 16776704 tiles of 128 x 128: the whole ones were cast to int (-25165824 printed).
+    const step07::StreamKPlan plan =
+        step07::plan_stream_k(8388480, 2147418112, 1, step06::TileSize{128, 128}, 1000);
+    EXPECT_EQ(plan.tiles, 65535LL * 16776704);
+    EXPECT_EQ(plan.first_tile, plan.tiles - plan.tiles % 1000);
+    EXPECT_EQ(plan.total, plan.tiles % 1000);
+}
+
 TEST(Step07StreamKPlan, FewerTilesThanWorkersAreAllShared) {
     const step07::StreamKPlan plan =
         step07::plan_stream_k(100, 100, 17, step06::TileSize{64, 64}, 7);

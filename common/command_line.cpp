@@ -88,7 +88,7 @@ void build_app(CLI::App& app, const StepDescription& step, RawOptions& raw, Opti
         app.add_option("-d,--devices", raw.devices,
                        "comma-separated device ids, an id may repeat (default: all devices)")
             ->type_name("LIST");
-    } else {
+    } else if (step.runs_on_device) {
         app.add_option("-d,--device", raw.devices, "the device id to run on (default 0)")
             ->type_name("INT");
     }
@@ -128,6 +128,14 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
     Options options;
     build_app(app, step, raw, options);
 
+    // "--seed=" with nothing after the '=': CLI11 would take the next argument as the value.
+    for (const std::string& argument : arguments) {
+        if (argument.size() > 2 && argument[0] == '-' && argument.back() == '=' &&
+            argument.find('=') == argument.size() - 1) {
+            throw UsageError(argument.substr(0, argument.size() - 1) +
+                             ": an empty value after '='");
+        }
+    }
     std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());
     try {
         app.parse(reversed);
@@ -167,8 +175,8 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
     if (options.verify && options.k > kLongestCheckableK) {
         throw UsageError(
             std::string(given("-k") ? "-k" : "--size") + ": " + std::to_string(options.k) +
-            " is too long a K to verify in float: K u >= 1 leaves the rounding bound "
-            "infinite, so any C would pass (at most " +
+            " is too long a K to verify in float: the rounding bound 2 gamma_K (|A||B|) is then "
+            "at least |A||B|, which even a C of zeros meets (at most " +
             std::to_string(kLongestCheckableK) + "); give --no-verify to run it unchecked");
     }
     if (step.int_indexing) {
@@ -202,7 +210,7 @@ Options parse_command_line(const StepDescription& step, const std::vector<std::s
             : 42;
 
     const char* device_option = step.multi_device ? "--devices" : "--device";
-    if (given("-d")) {
+    if ((step.runs_on_device || step.multi_device) && given("-d")) {
         options.devices = parse_number_list(device_option, raw.devices, 0, 1023);
         if (!step.multi_device && options.devices.size() != 1) {
             throw UsageError("--device: takes one device id, got '" + raw.devices + "'");

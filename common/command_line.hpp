@@ -49,6 +49,8 @@ struct StepDescription {
     /// Whether each of A, B and C must stay within kMaxMatrixElements (kernels that index with
     /// ints); steps 06 onwards address the matrices in 64 bits and take any number of elements.
     bool int_indexing = true;
+    /// Whether the step runs on a device at all: step 01 runs on the CPU and takes no --device.
+    bool runs_on_device = true;
 };
 
 /// On the CPU route (`GPU_RUNTIME=CPU`) the HIP kernels run on the CPU, hundreds of times slower

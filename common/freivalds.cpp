@@ -202,8 +202,8 @@ FreivaldsReport freivalds_check(ConstMatrixView<T> a, ConstMatrixView<T> b, Cons
     // products need no bound (below).
     const double factor =
         report.exact ? 0.0 : 2.0 * gamma_k(k, std::numeric_limits<T>::epsilon() / 2.0);
-    if (!std::isfinite(factor)) {
-        // K u >= 1: every finite C would be within the bound, so none is checked against it.
+    if (!report.exact && !bound_can_check(factor)) {
+        // 2 gamma_K >= 1: a C of zeros would be within the bound, so none is checked against it.
         report.bounded = false;
         report.passed = false;
         report.rows_passed = false;

@@ -49,7 +49,8 @@ struct FreivaldsReport {
     bool rows_passed = true;  ///< the rows' check alone
     /// The product is exact (integers, or floats holding integers): no tolerance.
     bool exact = false;
-    /// false where K u >= 1 and the product is not exact: no bound, nothing checked, not passed.
+    /// false where 2 gamma_K >= 1 and the product is not exact: no useful bound, nothing checked,
+    /// not passed.
     bool bounded = true;
     int trials = 0;  ///< trials run, all in one pass over A, B and C
     int rows = 0;    ///< rows of C, all of them checked in every trial

@@ -14,9 +14,9 @@ double gamma_k(int k, double unit_roundoff) {
 
 std::string no_bound_summary(int k) {
     return "verification impossible: K = " + std::to_string(k) +
-           " makes K u >= 1 (in float, K of at most " + std::to_string(kLongestCheckableK) +
-           " can be checked), so the rounding bound gamma_K is infinite and any finite C would "
-           "pass it; nothing was checked";
+           " makes 2 gamma_K >= 1 (in float, K of at most " + std::to_string(kLongestCheckableK) +
+           " can be checked), so the rounding bound is at least |A||B| and even a C of zeros "
+           "would pass it; nothing was checked";
 }
 
 std::vector<int> rows_to_verify(int m, int n, int k, const VerifyOptions& options) {

@@ -6,9 +6,10 @@
 /// roundoff of the element type (2^-24 for float). gamma_K * (|A|·|B|)_ij is the classic worst-case
 /// bound for a dot product of length K summed in any order, with or without fused multiply-add;
 /// the factor 2 leaves room for the rounding of the reference and of the bound themselves.
-/// NaN and Inf always fail. Integer results must match exactly. Where K*u >= 1 (K of 2^24 or more
-/// in float) no finite bound exists and every finite C would pass it: the check then fails, saying
-/// that it could not be made.
+/// NaN and Inf always fail. Integer results must match exactly. Where 2 * gamma_K >= 1 (K*u >= 1/3:
+/// K of 5,592,406 or more in float) the bound is at least (|A|·|B|)_ij itself, which even a C of
+/// zeros meets, so it tells no wrong C from the right one: the check then fails, saying that it
+/// could not be made.
 #pragma once
 
 #include <cmath>
@@ -27,8 +28,9 @@ namespace tutorial {
 /// What a verification found; `summary()` is the sentence the programs print.
 struct VerifyReport {
     bool passed = true;
-    bool exact = false;        ///< integer comparison (no tolerance)
-    bool bounded = true;       ///< false where K*u >= 1: no bound, nothing compared, not passed
+    bool exact = false;  ///< integer comparison (no tolerance)
+    bool bounded =
+        true;  ///< false where 2 gamma_K >= 1: no useful bound, nothing compared, not passed
     std::size_t checked = 0;   ///< elements compared
     std::size_t failures = 0;  ///< elements outside the bound
     int rows_checked = 0;      ///< rows of C compared (all of them unless sampled)
@@ -56,10 +58,17 @@ struct VerifyOptions {
 /// gamma_K = K*u / (1 - K*u) for unit roundoff u; infinity when K*u >= 1 (no bound exists).
 double gamma_k(int k, double unit_roundoff);
 
-/// The longest K whose float products the bound can check: K*u < 1 with u = 2^-24.
-constexpr int kLongestCheckableK = (1 << 24) - 1;
+/// The longest K whose float products the bound can check: 2 gamma_K < 1, that is K*u < 1/3 with
+/// u = 2^-24 (beyond it a C of zeros is within the bound).
+constexpr int kLongestCheckableK = (1 << 24) / 3;
 
-/// The sentence of a check that could not be made because K*u >= 1 (see the file comment).
+/// Whether a tolerance factor 2 gamma_K (or 0 for exact products) can tell a wrong C from the right
+/// one: it must stay below 1, or a C of zeros, |0 - (AB)_ij| <= (|A||B|)_ij, is within the bound.
+inline bool bound_can_check(double tolerance_factor) {
+    return tolerance_factor < 1.0;
+}
+
+/// The sentence of a check that could not be made because 2 gamma_K >= 1 (see the file comment).
 std::string no_bound_summary(int k);
 
 /// The rows `verify_gemm` compares for an m x n x k product under `options`.
@@ -76,9 +85,9 @@ VerifyReport compare_with_reference(const Matrix<T>& got, const ReferenceRows& r
     report.k = k;
     report.rows_total = got.rows();
     report.rows_checked = static_cast<int>(reference.rows.size());
-    if (!exact && !std::isfinite(tolerance_factor)) {
-        // Every finite element would be within an infinite bound: no check is made, and none
-        // passes.
+    if (!exact && !bound_can_check(tolerance_factor)) {
+        // A C of zeros would be within the bound, and so would many a wrong C: no check is made,
+        // and none passes.
         report.bounded = false;
         report.passed = false;
         return report;

@@ -17,6 +17,13 @@ const tutorial::StepDescription kStep{
     /*worked_example=*/"A (3x2) = {{1,4},{2,5},{3,6}} times B (2x3) = {{7,8,9},{10,11,12}}",
     /*default_size=*/512,
     /*default_iterations=*/3,
+    /*block_sizes=*/{},
+    /*block_help=*/"",
+    /*multi_device=*/false,
+    /*extra_options=*/{},
+    /*max_size=*/tutorial::kMaxDimension,
+    /*int_indexing=*/true,
+    /*runs_on_device=*/false,
 };
 
 // The worked example: small enough to check by hand, with integers so the check is exact.

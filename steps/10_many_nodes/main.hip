@@ -17,6 +17,7 @@
 #include "common/command_line.hpp"
 #include "common/device.hpp"
 #include "common/device_buffer.hpp"
+#include "common/device_ids.hpp"
 #include "common/errors.hpp"
 #include "common/hip_check.hpp"
 #include "common/hip_handles.hpp"
@@ -178,7 +179,7 @@ int run_worked_example(const StepOptions& options, const step10::ProcessGrid& gr
 }
 
 int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
-                const tutorial::DeviceInfo& device) {
+                const tutorial::DeviceInfo& device, const std::optional<std::string>& no_nccl) {
     const tutorial::Options& common = options.common;
     const int m = common.m, n = common.n, k = common.k, block = options.block;
     const bool root = grid.rank() == 0;
@@ -192,10 +193,7 @@ int run_general(const StepOptions& options, const step10::ProcessGrid& grid,
     const tutorial::Stream stream;
     const tutorial::Stream copy_stream;
     // [choose transport]
-    // Every rank reaches the same answer (the reason is collective), so all take one transport.
-    const std::optional<std::string> no_nccl = step10::nccl_unavailable_reason(grid);
-    if (options.transport == "nccl" && no_nccl)
-        throw tutorial::UsageError("--transport nccl: " + *no_nccl);
+    // Every rank reached the same answer (the reason is collective), so all take one transport.
     const bool nccl = options.transport != "host" && !no_nccl;
     const auto transport = nccl ? step10::nccl_transport(grid, copy_stream.get())
                                 : step10::host_staged_transport(grid, copy_stream.get());
@@ -269,6 +267,10 @@ tutorial::DeviceInfo select_node_device(const StepOptions& options,
     if (const auto reason = tutorial::gpu_unavailable_reason())
         throw tutorial::RuntimeFailure(*reason);
     std::vector<int> devices = options.common.devices;
+    for (const int id : devices) {
+        if (const auto reason = tutorial::missing_device_reason(id, tutorial::device_count()))
+            throw tutorial::UsageError("--devices: " + *reason);
+    }
     if (devices.empty()) {
         for (int id = 0; id < tutorial::device_count(); ++id)
             devices.push_back(id);
@@ -316,10 +318,20 @@ int run(int argc, char** argv, int rank, int processes) {
             std::cout << kStep.summary << "\n\n";
         const step10::ProcessGrid grid(MPI_COMM_WORLD, options.grid);
         const tutorial::DeviceInfo device = select_node_device(options, grid);
+        // Whether NCCL can carry the panels: collective, so every rank refuses --transport nccl
+        // alike, before any work.
+        const std::optional<std::string> no_nccl = step10::nccl_unavailable_reason(grid);
+        if (options.transport == "nccl" && no_nccl) {
+            if (rank == 0) {
+                std::cerr << kStep.program << ": --transport nccl: " << *no_nccl << "\nRun '"
+                          << kStep.program << " --help' for the options.\n";
+            }
+            return tutorial::kExitBadUsage;
+        }
         const int example = run_worked_example(options, grid);
         if (example != tutorial::kExitVerified || options.common.example_only)
             return example;
-        return run_general(options, grid, device);
+        return run_general(options, grid, device, no_nccl);
     } catch (const tutorial::UsageError& error) {
         step10::abort_all_ranks(kStep.program, error.what(), tutorial::kExitBadUsage);
     } catch (const std::bad_alloc&) {

@@ -269,10 +269,24 @@ TEST(CommandLine, AnEmptyValueIsRefusedNotTakenForTheDefault) {
         EXPECT_NE(usage_error(step, {option, ""}).find("''"), std::string::npos) << option;
     EXPECT_NE(usage_error(step, {"--tile", ""}).find("--tile"), std::string::npos);
     EXPECT_NE(usage_error(multi_device_step(), {"-d", ""}).find("--devices"), std::string::npos);
+    // Nothing after '=': CLI11 took the next argument as the value ("--seed= -q": "'-q' is not a
+    // whole number").
+    EXPECT_EQ(usage_error(step, {"--seed=", "-q"}), "--seed: an empty value after '='");
+    EXPECT_EQ(usage_error(step, {"--tile=", "-s", "64"}), "--tile: an empty value after '='");
+    EXPECT_EQ(usage_error(step, {"-m=", "5"}), "-m: an empty value after '='");
+}
+
+TEST(CommandLine, AStepOffTheDeviceTakesNoDevice) {
+    tutorial::StepDescription cpu = plain_step();
+    cpu.runs_on_device = false;
+    EXPECT_EQ(usage_error(cpu, {"-d", "3"}), "The following arguments were not expected: -d 3");
+    EXPECT_EQ(tutorial::parse_command_line(cpu, {"-s", "8"}).m, 8);
+    EXPECT_EQ(tutorial::parse_command_line(plain_step(), {"-d", "3"}).devices, std::vector<int>{3});
 }
 
 TEST(CommandLine, AKTooLongToVerifyInFloatNeedsNoVerify) {
-    // K = 2^24 makes K u = 1 in float: the check's bound would be infinite.
+    // K = 2^24 makes K u = 1 in float: the check's bound would be infinite; from K = 5,592,406
+    // on, 2 gamma_K >= 1 already lets a C of zeros through.
     tutorial::StepDescription wide = plain_step();
     wide.int_indexing = false;
     wide.max_size = 2147418112;
@@ -284,8 +298,10 @@ TEST(CommandLine, AKTooLongToVerifyInFloatNeedsNoVerify) {
         tutorial::parse_command_line(wide, {"-m", "1", "-n", "1", "-k", "16777216", "--no-verify"})
             .k,
         16777216);
-    EXPECT_EQ(tutorial::parse_command_line(wide, {"-m", "1", "-n", "1", "-k", "16777215"}).k,
-              16777215);
+    EXPECT_EQ(usage_error(wide, {"-m", "1", "-n", "1", "-k", "5592406"}).rfind("-k: 5592406", 0),
+              0u);
+    EXPECT_EQ(tutorial::parse_command_line(wide, {"-m", "1", "-n", "1", "-k", "5592405"}).k,
+              5592405);
 }
 
 TEST(CommandLine, ListInWordsSaysOrBeforeTheLast) {

@@ -404,8 +404,8 @@ TEST(Freivalds, ReadsMatricesWhereTheyAreThroughViews) {
     EXPECT_THROW(tutorial::ConstMatrixView<float>(a.data(), -1, 3), std::invalid_argument);
 }
 
-// K = 2^24 in float, not integers: no finite bound, so no C passes; the same K with integer
-// operands is exact and checked as ever.
+// K = 5,592,406 in float, not integers: the bound would pass a C of zeros, so no C passes; the
+// same K with integer operands is exact and checked as ever.
 TEST(Freivalds, NoBoundMeansNoPass) {
     const int k = tutorial::kLongestCheckableK + 1;
     Matrix<float> a(1, k), b(k, 1), c(1, 1);

@@ -198,8 +198,8 @@ TEST(Verify, GammaK) {
     EXPECT_TRUE(std::isinf(tutorial::gamma_k(1 << 24, u)));
 }
 
-// K = 2^24 in float: K u = 1, no finite bound exists, so the check would pass any finite C. It
-// fails instead, compares nothing and says why; one column shorter it checks as ever.
+// K = 5,592,406 in float: 2 gamma_K >= 1, so the bound would pass a C of zeros (and K = 2^24 any
+// finite C). It fails instead, compares nothing and says why; shorter K check as ever.
 TEST(Verify, NoBoundMeansNoPass) {
     const int k = tutorial::kLongestCheckableK + 1;
     Matrix<float> a(1, k), b(k, 2), c(1, 2);
@@ -211,8 +211,10 @@ TEST(Verify, NoBoundMeansNoPass) {
     EXPECT_FALSE(report.passed);
     EXPECT_FALSE(report.bounded);
     EXPECT_EQ(report.checked, 0u);
-    EXPECT_NE(report.summary().find("verification impossible: K = 16777216"), std::string::npos)
+    EXPECT_NE(report.summary().find("verification impossible: K = 5592406"), std::string::npos)
         << report.summary();
+    EXPECT_GE(2.0 * tutorial::gamma_k(k, std::ldexp(1.0, -24)), 1.0);
+    EXPECT_LT(2.0 * tutorial::gamma_k(k - 1, std::ldexp(1.0, -24)), 1.0);
     const Product shorter = random_product(1, 2, 2000, 33);
     EXPECT_TRUE(tutorial::verify_gemm(shorter.a, shorter.b, shorter.c).bounded);
 }

@@ -18,7 +18,8 @@ std::string format_bytes(std::size_t bytes) {
         ++unit;
     }
     char text[64];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", value, units[unit]);
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", value,
+                  bytes == 1 ? "byte" : units[unit]);
     return text;
 }
 

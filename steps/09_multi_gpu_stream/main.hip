@@ -135,8 +135,10 @@ void print_statistics(const step09::GemmStatistics& statistics, bool with_times)
     for (const step09::EntryStatistics& entry : statistics.entries) {
         std::cout << "  entry " << entry.entry << " on device " << entry.device << ": "
                   << entry.chunks << (entry.chunks == 1 ? " chunk" : " chunks") << " ("
-                  << entry.rows << " rows, " << entry.tiles << " tiles, " << entry.panel_copies
-                  << " panels copied (" << entry.panels_by_kernel << " by kernel), "
+                  << entry.rows << (entry.rows == 1 ? " row, " : " rows, ") << entry.tiles
+                  << (entry.tiles == 1 ? " tile, " : " tiles, ") << entry.panel_copies
+                  << (entry.panel_copies == 1 ? " panel" : " panels") << " copied ("
+                  << entry.panels_by_kernel << " by kernel), "
                   << percent(static_cast<double>(entry.rows), statistics.plan.m) << " of C), "
                   << tutorial::format_bytes(entry.bytes_to_device) << " in, "
                   << tutorial::format_bytes(entry.bytes_to_host) << " out\n";

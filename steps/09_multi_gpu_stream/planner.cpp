@@ -359,10 +359,13 @@ std::string describe_plan(const Plan& plan) {
     std::ostringstream text;
     text << "Plan: C (" << plan.m << " x " << plan.n << ") in " << plan.chunks.size()
          << (plan.chunks.size() == 1 ? " chunk" : " chunks") << " of up to " << plan.chunk_rows
-         << " rows times " << plan.panels.size() << (plan.panels.size() == 1 ? " panel" : " panels")
-         << " of up to " << plan.panel_cols << " columns ("
-         << plan.chunks.size() * plan.panels.size() << " tiles), shared by " << plan.entries
-         << (plan.entries == 1 ? " device entry" : " device entries") << "\n";
+         << (plan.chunk_rows == 1 ? " row" : " rows") << " times " << plan.panels.size()
+         << (plan.panels.size() == 1 ? " panel" : " panels") << " of up to " << plan.panel_cols
+         << (plan.panel_cols == 1 ? " column (" : " columns (")
+         << plan.chunks.size() * plan.panels.size()
+         << (plan.chunks.size() * plan.panels.size() == 1 ? " tile), shared by "
+                                                          : " tiles), shared by ")
+         << plan.entries << (plan.entries == 1 ? " device entry" : " device entries") << "\n";
     text << "  each entry holds " << set.a_buffers << " x A chunk ("
          << tutorial::format_bytes(set.a_bytes) << "), " << set.b_buffers << " x B panel ("
          << tutorial::format_bytes(set.b_bytes) << (plan.b_resident() ? ", resident" : "") << "), "

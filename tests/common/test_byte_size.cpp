@@ -12,6 +12,7 @@ constexpr std::uint64_t kGiB = 1ull << 30;
 
 TEST(ByteSize, FormatsInTheLargestBinaryUnitBelowTheSize) {
     EXPECT_EQ(tutorial::format_bytes(0), "0 bytes");
+    EXPECT_EQ(tutorial::format_bytes(1), "1 byte");
     EXPECT_EQ(tutorial::format_bytes(176), "176 bytes");
     EXPECT_EQ(tutorial::format_bytes(1023), "1023 bytes");
     EXPECT_EQ(tutorial::format_bytes(1024), "1.00 KiB");

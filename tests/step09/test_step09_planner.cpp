@@ -612,6 +612,10 @@ TEST(Step09Planner, DescriptionNamesCountsAndBytes) {
                         "288 bytes of a 1.00 MiB budget"),
               std::string::npos)
         << text;
+    const std::string one = step09::describe_plan(step09::plan_multiply(request(1, 1, 4, kMiB)));
+    EXPECT_NE(one.find("1 chunk of up to 1 row times 1 panel of up to 1 column (1 tile)"),
+              std::string::npos)
+        << one;
 }
 
 // ---- the device memory budget ----------------------------------------------------------------

@@ -40,6 +40,14 @@ constexpr int kDotBlocksPerMultiprocessor = 2;
 // 2, and 1024 x 1 x 1024 0.0076 and 0.0108 to 0.0120 split in 2 to 16. Their blocks are so brief
 // that this fixed cost, in multiply-adds of one multiprocessor, decides whether K is split.
 constexpr double kStreamingSplitCost = 1.2e6;
+// With 5 to 32 rows a split of the 4 x 128 tile pays a third of that: there it competes with the
+// 16 x 128 tile, whose splits pay none, and with the whole price it lost to 16 x 128 and to itself
+// unsplit where both ran slower. Replayed over sweeps that timed every configuration (the notes
+// page): the picks from 0.84, 0.90 and 0.78 of the fastest to 0.94 on three H100 sweeps (75
+// shapes), from 0.94 to 0.98 on the H200's 36; 32 x 1255 x 984 from 0.0237 ms (K whole, 0.88 of
+// cuBLAS) to 0.0169 (split 6, 1.24). With one to four rows the tile competes only with itself,
+// and the whole price holds.
+constexpr double kRowSplitCost = kStreamingSplitCost / 3.0;
 // Where C has more than four rows, the 4 x 128 tile's groups of four rows read the same B: the
 // first from memory, the others, when B fits the L2 cache, from the cache at this share of the
 // price. Fitted to 36 shapes of 5 to 32 rows on the H200: 0 to 0.25 pick alike there, 0.3 picks
@@ -237,11 +245,14 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
             streaming_floor(m, n, k, blocks, multiprocessors));
     }
     // Split-K writes `count` partial tiles of m x n and the reduction reads them and writes C;
-    // for the streaming tiles the reduction's launch counts too.
+    // for the streaming tiles the reduction's launch counts too, the 4 x 128 tile's at a third.
     if (split.count > 1) {
         result.reduction = kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
                                static_cast<double>(n) / multiprocessors +
-                           (streams_operand(config.tile) ? kStreamingSplitCost : 0.0);
+                           (config.tile == TileShape::t8x4 ? kStreamingSplitCost
+                            : config.tile == TileShape::t4x128
+                                ? (m <= kRowRows ? kStreamingSplitCost : kRowSplitCost)
+                                : 0.0);
     }
     return result;
 }

@@ -510,6 +510,32 @@ TEST(Step08Rule, FiveTo32RowsTryTheRowTileWhereBFitsTheCache) {
     EXPECT_NE(step08::choose_config(25, 10008, 4293, kH100).tile, TileShape::t4x128);
 }
 
+TEST(Step08Rule, TheRowTilesSplitsPayAThirdOfTheLaunchBesideOtherTiles) {
+    // A split pays the reduction's traffic plus a fixed price for its second kernel: the 8 x 4
+    // tile's whole, and the 4 x 128 tile's whole with one to four rows, where it competes only with
+    // itself, but a third of it with 5 to 32 rows, beside the 16 x 128 tile.
+    const auto fixed_price = [](int m, int n, int k, TileShape tile, int splits) {
+        const step08::Estimate split =
+            step08::estimate(m, n, k, {tile, splits, Packing::automatic}, kH100);
+        // The traffic: `splits` partial tiles written and read, and C written.
+        return split.reduction - 80.0 * (splits + 1.0) * m * n / 132.0;
+    };
+    EXPECT_NEAR(fixed_price(1000, 1, 4096, TileShape::t8x4, 4), 1.2e6, 1.0);
+    EXPECT_NEAR(fixed_price(4, 409, 1660, TileShape::t4x128, 4), 1.2e6, 1.0);
+    EXPECT_NEAR(fixed_price(32, 1255, 984, TileShape::t4x128, 6), 4e5, 1.0);
+    EXPECT_NEAR(fixed_price(32, 1255, 984, TileShape::t16x128, 6), 0.0, 1.0);
+    // Measured on the H100 (the notes page): 32 x 1255 x 984 took 0.0237 ms with the tile and K
+    // whole, 0.0169 split in 6; 5 x 314 x 934 0.0201 as 16 x 128 split 8, 0.0130 as the tile split
+    // in 8; with four rows 4 x 409 x 166 0.0108 whole, 0.0145 split in 2.
+    const Config c32 = step08::choose_config(32, 1255, 984, kH100);
+    EXPECT_EQ(c32.tile, TileShape::t4x128);
+    EXPECT_GT(c32.splits, 1);
+    EXPECT_EQ(step08::choose_config(5, 314, 934, kH100).tile, TileShape::t4x128);
+    const Config c4 = step08::choose_config(4, 409, 166, kH100);
+    EXPECT_EQ(c4.tile, TileShape::t4x128);
+    EXPECT_EQ(c4.splits, 1);
+}
+
 TEST(Step08Estimate, CountsTheRowTilesCacheReadsByHand) {
     // 10 x 1042 x 158 with K whole: 3 groups of 4 rows times 9 blocks across, 27 blocks, fewer
     // than the 396 that read at full speed, so the estimate is one block's: 128 columns over 160

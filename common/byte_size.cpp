@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace tutorial {
 
@@ -21,6 +22,12 @@ std::string format_bytes(std::size_t bytes) {
     std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", value,
                   bytes == 1 ? "byte" : units[unit]);
     return text;
+}
+
+std::string format_bytes_exactly(std::size_t bytes) {
+    if (bytes < 1024)
+        return format_bytes(bytes);
+    return format_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
 }
 
 std::uint64_t parse_byte_size(const std::string& text) {

@@ -14,6 +14,10 @@ namespace tutorial {
 /// "176 bytes".
 std::string format_bytes(std::size_t bytes);
 
+/// format_bytes() with the exact count after it where the two differ: "1.50 KiB (1536 bytes)",
+/// but "12 bytes" once.
+std::string format_bytes_exactly(std::size_t bytes);
+
 /// Reads a memory size such as "2GiB", "512MiB", "1.5 GiB", "64KiB", "3GB" or "1048576" (bytes):
 /// binary units KiB, MiB, GiB, TiB (powers of 1024), decimal units kB, MB, GB, TB (powers of 1000),
 /// B or no unit for bytes; case does not matter. Throws std::invalid_argument for anything else,

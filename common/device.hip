@@ -94,9 +94,8 @@ void* allocate_device_bytes(std::size_t bytes) {
                 ", which has " + format_bytes(free_bytes) + " free of " + format_bytes(total_bytes);
         }
     }
-    throw RuntimeFailure("out of device memory: could not allocate " + std::to_string(bytes) +
-                         " bytes (" + format_bytes(bytes) + ") on " + where + " [" +
-                         hipGetErrorName(status) + "]");
+    throw RuntimeFailure("out of device memory: could not allocate " + format_bytes_exactly(bytes) +
+                         " on " + where + " [" + hipGetErrorName(status) + "]");
 }
 
 void* allocate_pinned_bytes(std::size_t bytes) {
@@ -105,8 +104,8 @@ void* allocate_pinned_bytes(std::size_t bytes) {
     if (status == hipSuccess)
         return pointer;
     (void)hipGetLastError();
-    throw RuntimeFailure("out of pinned host memory: could not allocate " + std::to_string(bytes) +
-                         " bytes (" + format_bytes(bytes) + ") [" + hipGetErrorName(status) + "]");
+    throw RuntimeFailure("out of pinned host memory: could not allocate " +
+                         format_bytes_exactly(bytes) + " [" + hipGetErrorName(status) + "]");
 }
 
 }  // namespace tutorial

@@ -15,7 +15,7 @@ namespace step09 {
 namespace {
 
 std::string bytes_text(std::uint64_t bytes) {
-    return tutorial::format_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
+    return tutorial::format_bytes_exactly(bytes);
 }
 
 // A size near `limit` that spreads `total` evenly: as many pieces as pieces of `limit` need, all of

@@ -20,6 +20,11 @@ TEST(ByteSize, FormatsInTheLargestBinaryUnitBelowTheSize) {
     EXPECT_EQ(tutorial::format_bytes(700 * kMiB), "700.00 MiB");
     EXPECT_EQ(tutorial::format_bytes(2048 * kGiB), "2.00 TiB");
     EXPECT_EQ(tutorial::format_bytes(4096 * 1024 * kGiB), "4096.00 TiB");  // no unit above TiB
+    // With the exact count where it says more, and once where it would repeat the same words.
+    EXPECT_EQ(tutorial::format_bytes_exactly(1), "1 byte");
+    EXPECT_EQ(tutorial::format_bytes_exactly(12), "12 bytes");
+    EXPECT_EQ(tutorial::format_bytes_exactly(1023), "1023 bytes");
+    EXPECT_EQ(tutorial::format_bytes_exactly(1536), "1.50 KiB (1536 bytes)");
 }
 
 TEST(ByteSize, ReadsBinaryAndDecimalUnits) {

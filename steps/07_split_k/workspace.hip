@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 
 namespace step07 {
@@ -17,9 +18,9 @@ void allocate(void** pointer, std::size_t bytes) {
         (void)hipGetLastError();  // reported here instead
         *pointer = nullptr;
         throw tutorial::RuntimeFailure(
-            "cannot allocate the workspace of " + std::to_string(bytes) + " bytes (" +
+            "cannot allocate the workspace of " + tutorial::format_bytes_exactly(bytes) + " [" +
             hipGetErrorName(status) +
-            ") for split-K, stream-K or packing; choose fewer splits, no stream-K, no packing, or "
+            "] for split-K, stream-K or packing; choose fewer splits, no stream-K, no packing, or "
             "free device memory");
     }
 }

@@ -14,10 +14,6 @@
 namespace step09 {
 namespace {
 
-std::string bytes_text(std::uint64_t bytes) {
-    return tutorial::format_bytes_exactly(bytes);
-}
-
 // A size near `limit` that spreads `total` evenly: as many pieces as pieces of `limit` need, all of
 // the same size, rounded up to a multiple of `granule` where that still stays within `limit`.
 // Where it does not, one piece more is worth it if the pieces can then be granule multiples: an
@@ -148,16 +144,17 @@ std::uint64_t budget_per_entry(std::optional<std::uint64_t> asked,
                 entry.free_bytes > kAllMemoryMargin ? entry.free_bytes - kAllMemoryMargin : 0;
             budget = std::min(budget, usable / sharing);
         } else if (*asked > entry.total_bytes / sharing) {
-            std::string what = "a device memory budget of " + bytes_text(*asked) +
-                               " per device entry is more than device " +
-                               std::to_string(entry.device) +
-                               " has: " + tutorial::format_bytes(entry.total_bytes) + " in all";
+            std::string what =
+                "a device memory budget of " + tutorial::format_bytes_exactly(*asked) +
+                " per device entry is more than device " + std::to_string(entry.device) +
+                " has: " + tutorial::format_bytes(entry.total_bytes) + " in all";
             if (sharing > 1) {
                 what +=
                     ", shared by its " + std::to_string(sharing) + " entries in the device list";
             }
             throw std::invalid_argument(
-                what + "; give at most " + bytes_text(entry.total_bytes / sharing) +
+                what + "; give at most " +
+                tutorial::format_bytes_exactly(entry.total_bytes / sharing) +
                 " or 'all' (free memory less " + tutorial::format_bytes(kAllMemoryMargin) + ")");
         }
     }
@@ -311,19 +308,20 @@ Plan plan_multiply(const PlanRequest& request) {
     }
 
     if (rows == 0 || cols == 0 || !fits(rows, cols)) {
-        std::string what = "the device memory budget of " + bytes_text(request.budget_bytes) +
-                           " per device entry is too small for one panel of C (" +
-                           std::to_string(m) + " x " + std::to_string(n) + ") = A (" +
-                           std::to_string(m) + " x " + std::to_string(k) + ") B (" +
-                           std::to_string(k) + " x " + std::to_string(n) + ")";
+        std::string what =
+            "the device memory budget of " + tutorial::format_bytes_exactly(request.budget_bytes) +
+            " per device entry is too small for one panel of C (" + std::to_string(m) + " x " +
+            std::to_string(n) + ") = A (" + std::to_string(m) + " x " + std::to_string(k) +
+            ") B (" + std::to_string(k) + " x " + std::to_string(n) + ")";
         if (request.chunk_rows > 0)
             what += with_count(" with chunks of ", request.chunk_rows, "row");
         if (request.panel_cols > 0) {
             what += std::string(request.chunk_rows > 0 ? " and" : " with") +
                     with_count(" panels of ", request.panel_cols, "column");
         }
-        throw std::invalid_argument(what + "; the smallest budget that works is " +
-                                    bytes_text(smallest_budget(request, within_index)));
+        throw std::invalid_argument(
+            what + "; the smallest budget that works is " +
+            tutorial::format_bytes_exactly(smallest_budget(request, within_index)));
     }
 
     Plan plan;

@@ -31,6 +31,9 @@ constexpr double kStartAndEndColumns = 24.0;
 // 0.0285 in 1024, and 1 x 8192 x 8192 0.0715 in 512 and 0.0732 in 1024. At 3, 512 blocks on 132
 // multiprocessors count as enough.
 constexpr int kRowBlocksPerMultiprocessor = 3;
+// The 8 x 128 tile loads its next chunk while it multiplies this one, twice the loads in flight of
+// a 4 x 128 block: two of its blocks on a multiprocessor read B at full speed.
+constexpr int kStagedRowBlocksPerMultiprocessor = 2;
 // The 8 x 4 tile reads A at full speed only with two blocks on a multiprocessor: a block's 8 rows
 // keep too few loads in flight to fill it alone. On the H200 1379 x 1 x 15477 (173 blocks) took
 // 0.063 ms with K whole and 0.030 split in 6 (1038 blocks).
@@ -57,11 +60,11 @@ constexpr double kCacheReadShare = 0.2;
 using tutorial::ceil_div;
 
 // The fixed price of a split's reduction kernel for `tile` with m rows of C: only the streaming
-// tiles pay one, the 4 x 128 tile a third of it beside the other tiles (5 rows on).
+// tiles pay one, the row tiles a third of it beside the other tiles (5 rows on).
 double split_launch_cost(TileShape tile, int m) {
     if (tile == TileShape::t8x4 || (tile == TileShape::t4x128 && m <= kRowRows))
         return kStreamingSplitCost;
-    return tile == TileShape::t4x128 ? kRowSplitCost : 0.0;
+    return streams_operand(tile) ? kRowSplitCost : 0.0;
 }
 
 }  // namespace
@@ -227,9 +230,11 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         if (!dot && groups > 1 && b_fits_cache(n, k, occupancy))
             work *= (1.0 + (groups - 1.0) * kCacheReadShare) / static_cast<double>(groups);
         // Either tile reads at full speed only with enough of its blocks on each multiprocessor.
-        const double readers =
-            static_cast<double>(dot ? kDotBlocksPerMultiprocessor : kRowBlocksPerMultiprocessor) *
-            multiprocessors;
+        const int per_multiprocessor = dot ? kDotBlocksPerMultiprocessor
+                                       : config.tile == TileShape::t8x128
+                                           ? kStagedRowBlocksPerMultiprocessor
+                                           : kRowBlocksPerMultiprocessor;
+        const double readers = static_cast<double>(per_multiprocessor) * multiprocessors;
         if (dot) {
             // The reading spreads evenly over all the readers, or at a lower speed over as many
             // as there are blocks.
@@ -247,6 +252,12 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
                 (static_cast<double>(blocks / wave) * wave / std::min<double>(wave, readers) +
                  (rest > 0 ? rest / std::min<double>(rest, readers) : 0.0));
         }
+        // The 8 x 128 tile multiplies each float of B by eight of A: with more rows its
+        // multiply-adds, at its speed, can cost more than its reading.
+        if (config.tile == TileShape::t8x128)
+            result.compute = std::max(result.compute, busiest_work(blocks, tile_floats, split.depth,
+                                                                   multiprocessors, resident) /
+                                                          row.speed);
     } else {
         result.compute = std::max(
             busiest_work(blocks, tile_floats, split.depth, multiprocessors, resident) / row.speed,
@@ -293,13 +304,19 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     const bool row_beside = row_fits && !row_only && m <= kRowSharedRows &&
                             n >= kRowSharedMinCols && k >= kRowSharedMinDepth &&
                             b_fits_cache(n, k, occupancy);
+    // The 8 x 128 tile reads B once per eight rows of C, A staged in shared memory: it is tried
+    // beside the others from 5 to kStagedRowsMaxRows rows, whether B fits the cache or not.
+    const bool staged_beside = !dot_only && in_scope(TileShape::t8x128) && m > kRowRows &&
+                               m <= kStagedRowsMaxRows && n >= kRowSharedMinCols &&
+                               k >= kRowSharedMinDepth;
     // [row rule]
     const auto only = [&](TileShape tile) {
         if (dot_only)
             return tile == TileShape::t8x4;
         if (row_only)
             return tile == TileShape::t4x128;
-        return !streams_operand(tile) || (row_beside && tile == TileShape::t4x128);
+        return !streams_operand(tile) || (row_beside && tile == TileShape::t4x128) ||
+               (staged_beside && tile == TileShape::t8x128);
     };
     for (const TileShapeRow& row : kTileShapes) {
         const TileShape tile = row.value;

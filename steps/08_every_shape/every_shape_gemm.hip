@@ -31,6 +31,8 @@ Occupancy occupancy() {
                 blocks = dot_resident_blocks();
             else if (row.value == TileShape::t4x128)
                 blocks = row_resident_blocks();
+            else if (row.value == TileShape::t8x128)
+                blocks = staged_rows_resident_blocks();
             else
                 with_tiling(row.value, [&](auto tiling) {
                     blocks = step07::resident_blocks<decltype(tiling)>();
@@ -104,6 +106,10 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
         }
         if (config.tile == TileShape::t4x128) {
             launch_row(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
+            return;
+        }
+        if (config.tile == TileShape::t8x128) {
+            launch_staged_rows(l.a, l.b, l.out, l.m, l.n, l.k, l.split, stream);
             return;
         }
         with_tiling(config.tile,

@@ -27,6 +27,7 @@ enum class TileShape {
     t128x16,   ///< 2 warps one above the other, 64 x 16 each, 8 x 4 per thread
     t8x4,      ///< 8 groups of 32 threads (8 where K is short), each one row's dot products
     t4x128,    ///< 32 columns of float4 times 8 steps along K, four rows of C
+    t8x128,    ///< as 4 x 128, eight rows of C, A's chunk staged in shared memory
 };
 
 /// One row of the table of tile shapes.
@@ -40,8 +41,9 @@ struct TileShapeRow {
 
 // [tile table]
 /// Every tile shape of step 08: the one place that names, sizes and rates them. The speeds were
-/// fitted to sweeps on the H200 (the notes page); the 8 x 4 tile's cost is counted in floats read
-/// instead (see estimate()).
+/// fitted to sweeps on the H200 (the notes page), the 8 x 128 tile's on the H100; the 8 x 4 and
+/// 4 x 128 tiles' cost is counted in floats read instead (see estimate()), and the 8 x 128 tile's
+/// as the larger of its floats read and its multiply-adds at its speed.
 constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x256, "128x256", 128, 256, 1.0},
     {TileShape::t256x128, "256x128", 256, 128, 0.97},
@@ -53,6 +55,7 @@ constexpr TileShapeRow kTileShapes[] = {
     {TileShape::t128x16, "128x16", 128, 16, 0.50},
     {TileShape::t8x4, "8x4", 8, 4, 1.0},
     {TileShape::t4x128, "4x128", 4, 128, 1.0},
+    {TileShape::t8x128, "8x128", 8, 128, 0.5},
 };
 // [tile table]
 
@@ -81,10 +84,10 @@ struct Occupancy : step06::OccupancyOf<TileShape, std::size(kTileShapes)> {
 };
 
 /// Whether `tile` streams one operand instead of tiling both in shared memory: the 8 x 4 tile
-/// (A, for one column of C) and the 4 x 128 tile (B, for one to four rows). Neither packs nor
-/// takes stream-K workers, and the rule counts their cost in floats read.
+/// (A, for one column of C) and the row tiles, 4 x 128 and 8 x 128 (B, for a few rows). None packs
+/// or takes stream-K workers, and the rule counts their cost in floats read.
 constexpr bool streams_operand(TileShape tile) {
-    return tile == TileShape::t8x4 || tile == TileShape::t4x128;
+    return tile == TileShape::t8x4 || tile == TileShape::t4x128 || tile == TileShape::t8x128;
 }
 
 /// Rows of C in one block of the 4 x 128 tile.
@@ -124,6 +127,17 @@ constexpr int kRowSharedMinCols = 64;
 /// The shortest K for which the rule offers the 4 x 128 tile beside the others: two steps of its
 /// threads.
 constexpr int kRowSharedMinDepth = 2 * kRowSteps;
+
+/// Rows of C in one block of the 8 x 128 tile: each thread sums eight rows of C for its four
+/// columns, with A's floats staged in shared memory.
+constexpr int kStagedRows = 8;
+
+/// Columns of K whose floats of A the 8 x 128 tile stages at a time: every thread's kRowLoads rows
+/// of B, one float of A per thread.
+constexpr int kStagedChunk = kRowSteps * kRowLoads;
+
+/// The most rows of C for which the rule offers the 8 x 128 tile, beside the others.
+constexpr int kStagedRowsMaxRows = 64;
 
 /// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
 constexpr int kDotRows = 8;

@@ -51,6 +51,7 @@ void with_tiling(TileShape tile, const Use& use) {
             return use(Tiles128x16{});
         case TileShape::t8x4:
         case TileShape::t4x128:
+        case TileShape::t8x128:
             break;
     }
     throw std::invalid_argument("step08::with_tiling: not a warp-tiled TileShape");

@@ -103,9 +103,10 @@ step08::Config resolve(const Request& request, const tutorial::Options& options)
     step08::RuleScope scope;
     if (request.split.workers.value_or(0) != 0 && !request.tile) {
         // Stream-K asked for: the rule's choice among the tiles that have it (all but 8 x 4 and
-        // 4 x 128).
+        // the row tiles).
         scope.leave_out(step08::TileShape::t8x4);
         scope.leave_out(step08::TileShape::t4x128);
+        scope.leave_out(step08::TileShape::t8x128);
     }
     step08::Config config = step08::choose_config(m, n, k, occupancy, scope);
     if (request.tile) {

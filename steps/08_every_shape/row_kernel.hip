@@ -146,6 +146,105 @@ __global__ void __launch_bounds__(kRowThreads)
 }
 // [row]
 
+// [staged rows]
+// The 8 x 128 tile, for a C of 5 to kStagedRowsMaxRows rows. Its threads are laid out as the 4 x
+// 128 tile's and read B the same way (load_columns), but each owns eight rows of C, so every float
+// of B takes part in eight multiply-adds: twice the rows for each read of B. With eight rows A's
+// floats would cost as many loads as B's, so the block stages A's next kStagedChunk columns in
+// shared memory, one coalesced float per thread, transposed (staged[kk][row]) so that a thread
+// reads the eight floats of its column kk as two float4 that every lane of the warp shares. The
+// next chunk's B and A are loaded before this chunk's multiply-adds: kRowLoads rows of B per
+// thread in flight while it multiplies, as in the 4 x 128 tile. One barrier per chunk: the two
+// buffers alternate, and a buffer is written again only after every thread passed the barrier
+// that follows its last read.
+template <bool kVector>
+__global__ void __launch_bounds__(kRowThreads)
+    staged_rows_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                       float* __restrict__ out, int m, int n, int k, int depth) {
+    static_assert(kStagedRows * kStagedChunk == kRowThreads, "one float of A per thread a chunk");
+    static_assert(kStagedChunk == kRowSteps * kRowLoads, "a chunk is every thread's rows of B");
+    constexpr int kPadded = kStagedRows + 4;  // rows of a column, float4-aligned, padded
+    __shared__ float4 staged4[2][kStagedChunk][kPadded / 4];
+    __shared__ float4 sums[kRowSteps][kRowRows][kRowLanes];
+    const int lane = threadIdx.x % kRowLanes;
+    const int step = threadIdx.x / kRowLanes;
+    const int row = blockIdx.y * kStagedRows;
+    const int first = blockIdx.x * kRowCols;
+    const int k_begin = blockIdx.z * depth;
+    const int k_end = k_begin + depth < k ? k_begin + depth : k;
+    // This thread's float of A in each chunk: row a_row of the block, column a_col of the chunk.
+    const int a_row = threadIdx.x / kStagedChunk;
+    const int a_col = threadIdx.x % kStagedChunk;
+    float4 y[kRowLoads];
+    float x = 0.0f;
+    const auto load_chunk = [&](int chunk) {
+#pragma unroll
+        for (int u = 0; u < kRowLoads; ++u) {
+            const int kk = chunk + step + u * kRowSteps;
+            y[u] = kk < k_end ? load_columns<kVector>(b + static_cast<std::size_t>(kk) * n, n,
+                                                      first, lane)
+                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        }
+        const int kk = chunk + a_col;
+        x = kk < k_end ? a_at(a, m, k, row + a_row, kk) : 0.0f;
+    };
+    float4 sum[kStagedRows] = {};
+    int buffer = 0;
+    load_chunk(k_begin);
+    for (int chunk = k_begin; chunk < k_end; chunk += kStagedChunk) {
+        reinterpret_cast<float*>(staged4[buffer][a_col])[a_row] = x;
+        __syncthreads();
+        float4 rows_of_b[kRowLoads];
+#pragma unroll
+        for (int u = 0; u < kRowLoads; ++u)
+            rows_of_b[u] = y[u];
+        if (chunk + kStagedChunk < k_end)
+            load_chunk(chunk + kStagedChunk);
+#pragma unroll
+        for (int u = 0; u < kRowLoads; ++u) {
+            const float4* column = staged4[buffer][step + u * kRowSteps];
+#pragma unroll
+            for (int q = 0; q < kStagedRows / 4; ++q) {
+                const float4 four = column[q];
+                const float xs[4] = {four.x, four.y, four.z, four.w};
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    sum[4 * q + r].x += xs[r] * rows_of_b[u].x;
+                    sum[4 * q + r].y += xs[r] * rows_of_b[u].y;
+                    sum[4 * q + r].z += xs[r] * rows_of_b[u].z;
+                    sum[4 * q + r].w += xs[r] * rows_of_b[u].w;
+                }
+            }
+        }
+        buffer = 1 - buffer;
+    }
+    // The steps' sums added in shared memory, four rows of C at a time, step 0 first.
+    float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
+#pragma unroll
+    for (int group = 0; group < kStagedRows / kRowRows; ++group) {
+        __syncthreads();
+#pragma unroll
+        for (int r = 0; r < kRowRows; ++r)
+            sums[step][r][lane] = sum[group * kRowRows + r];
+        __syncthreads();
+        const int c_row = row + group * kRowRows + step;
+        if (step < kRowRows && c_row < m) {
+            float4 total = sums[0][step][lane];
+#pragma unroll
+            for (int s = 1; s < kRowSteps; ++s) {
+                const float4 more = sums[s][step][lane];
+                total.x += more.x;
+                total.y += more.y;
+                total.z += more.z;
+                total.w += more.w;
+            }
+            store_columns<kVector>(partial + static_cast<std::size_t>(c_row) * n, n, first, lane,
+                                   total);
+        }
+    }
+}
+// [staged rows]
+
 }  // namespace
 
 // [row launch]
@@ -160,6 +259,24 @@ void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
     HIP_CHECK_LAUNCH();
 }
 // [row launch]
+
+void launch_staged_rows(const float* a, const float* b, float* out, int m, int n, int k,
+                        const step07::SplitPlan& split, hipStream_t stream) {
+    const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out);
+    const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, kStagedRows),
+                      split.count);
+    auto kernel = vector ? staged_rows_kernel<true> : staged_rows_kernel<false>;
+    hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, m, n, k,
+                       split.depth);
+    HIP_CHECK_LAUNCH();
+}
+
+int staged_rows_resident_blocks() {
+    int blocks = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, staged_rows_kernel<true>,
+                                                           kRowThreads, 0));
+    return blocks;
+}
 
 int row_resident_blocks() {
     int blocks = 0;

@@ -59,6 +59,8 @@ std::vector<KernelUnderTest> step08_kernels() {
             with({TileShape::t8x4, 5, Packing::on}),
             with({TileShape::t4x128, 1, Packing::off}),
             with({TileShape::t4x128, 6, Packing::on}),
+            with({TileShape::t8x128, 1, Packing::off}),
+            with({TileShape::t8x128, 5, Packing::off}),
             rule()};
 }
 
@@ -208,6 +210,29 @@ TEST(Step08Rule, FewRowsPastFourMatchTheReference) {
     }
 }
 
+// C of 5 to 64 rows: the rule tries the 8 x 128 tile there, whatever the size of B. Forced with K
+// whole and in 3 ranges, it matches the reference where its last block of eight rows is short,
+// n is odd (B read element by element) and K ends inside a chunk of A.
+TEST(Step08Rule, TheStagedRowTileMatchesTheReference) {
+    TUTORIAL_REQUIRE_GPU();
+    const step08::Occupancy occupancy = step08::occupancy();
+    for (const tutorial_test::Shape& s : std::vector<tutorial_test::Shape>{
+             {5, 64, 16}, {13, 257, 100}, {40, 1000, 33}, {64, 131, 517}}) {
+        SCOPED_TRACE(tutorial_test::shape_name(s));
+        const std::vector<step08::Estimate> all = step08::candidates(s.m, s.n, s.k, occupancy);
+        EXPECT_TRUE(std::any_of(
+            all.begin(), all.end(),
+            [](const step08::Estimate& e) { return e.config.tile == TileShape::t8x128; }));
+        const auto [a, b] = tutorial_test::random_operands<float>(s, 1300 + s.m, 1400 + s.n);
+        for (const KernelUnderTest& kernel : {with({TileShape::t8x128, 1, Packing::automatic}),
+                                              with({TileShape::t8x128, 3, Packing::automatic})}) {
+            const auto report =
+                tutorial::verify_gemm(a, b, tutorial_test::multiply_guarded(kernel, a, b));
+            EXPECT_TRUE(report.passed) << kernel.name << ": " << report.summary();
+        }
+    }
+}
+
 TEST(Step08Occupancy, MatchesTheDevice) {
     TUTORIAL_REQUIRE_GPU();
     const step08::Occupancy occupancy = step08::occupancy();
@@ -227,4 +252,5 @@ TEST(Step08Occupancy, MatchesTheDevice) {
     EXPECT_GE(blocks(TileShape::t128x16), blocks(TileShape::t128x32));
     EXPECT_GE(blocks(TileShape::t8x4), 1);
     EXPECT_GE(blocks(TileShape::t4x128), 1);
+    EXPECT_GE(blocks(TileShape::t8x128), 1);
 }

@@ -26,9 +26,9 @@ namespace {
 const tutorial::StepDescription kStep{
     /*program=*/"step08_every_shape",
     /*summary=*/
-    "Step 08: every shape. Ten block tiles (three thin, one for one column, one for a few rows), "
-    "split-K, stream-K and packing, with a rule that picks the configuration for each shape from "
-    "the waves of blocks it gives on this GPU.",
+    "Step 08: every shape. Eleven block tiles (three thin, one for one column, two for a few "
+    "rows), split-K, stream-K and packing, with a rule that picks the configuration for each "
+    "shape from the waves of blocks it gives on this GPU.",
     /*worked_example=*/
     "A (3 x 6) times B (6 x 3) in float, packed: B's rows padded to 4 floats",
     /*default_size=*/1024,

@@ -78,6 +78,22 @@ __device__ inline void multiply_add(float4 (&sum)[kRowRows], const float (&x)[kR
     }
 }
 
+// The block's threads keep their sums of four rows in shared memory, by step: the kRowSteps sums of
+// element (r, lane), added step 0 first.
+using StepSums = float4[kRowSteps][kRowRows][kRowLanes];
+__device__ inline float4 add_steps(const StepSums& sums, int r, int lane) {
+    float4 total = sums[0][r][lane];
+#pragma unroll
+    for (int s = 1; s < kRowSteps; ++s) {
+        const float4 more = sums[s][r][lane];
+        total.x += more.x;
+        total.y += more.y;
+        total.z += more.z;
+        total.w += more.w;
+    }
+    return total;
+}
+
 // [row]
 // The 4 x 128 tile, for a C of one to four rows. There each float of B takes part in at most four
 // multiply-adds, so reading B once is the whole cost: no tile of B is worth keeping in shared
@@ -90,7 +106,7 @@ template <bool kVector>
 __global__ void __launch_bounds__(kRowThreads)
     row_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
                int m, int n, int k, int depth) {
-    __shared__ float4 sums[kRowSteps][kRowRows][kRowLanes];
+    __shared__ StepSums sums;
     const int lane = threadIdx.x % kRowLanes;
     const int step = threadIdx.x / kRowLanes;
     const int row = blockIdx.y * kRowRows;
@@ -131,18 +147,9 @@ __global__ void __launch_bounds__(kRowThreads)
     // Thread (lane, r) for r < kRowRows now adds the steps' sums of row r, step 0 first.
     if (step >= kRowRows || row + step >= m)
         return;
-    float4 total = sums[0][step][lane];
-#pragma unroll
-    for (int s = 1; s < kRowSteps; ++s) {
-        const float4 more = sums[s][step][lane];
-        total.x += more.x;
-        total.y += more.y;
-        total.z += more.z;
-        total.w += more.w;
-    }
     float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
     store_columns<kVector>(partial + static_cast<std::size_t>(row + step) * n, n, first, lane,
-                           total);
+                           add_steps(sums, step, lane));
 }
 // [row]
 
@@ -165,7 +172,7 @@ __global__ void __launch_bounds__(kRowThreads)
     static_assert(kStagedChunk == kRowSteps * kRowLoads, "a chunk is every thread's rows of B");
     constexpr int kPadded = kStagedRows + 4;  // rows of a column, float4-aligned, padded
     __shared__ float4 staged4[2][kStagedChunk][kPadded / 4];
-    __shared__ float4 sums[kRowSteps][kRowRows][kRowLanes];
+    __shared__ StepSums sums;
     const int lane = threadIdx.x % kRowLanes;
     const int step = threadIdx.x / kRowLanes;
     const int row = blockIdx.y * kStagedRows;
@@ -181,15 +188,16 @@ __global__ void __launch_bounds__(kRowThreads)
 #pragma unroll
         for (int u = 0; u < kRowLoads; ++u) {
             const int kk = chunk + step + u * kRowSteps;
-            y[u] = kk < k_end ? load_columns<kVector>(b + static_cast<std::size_t>(kk) * n, n,
-                                                      first, lane)
-                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            y[u] = kk < k_end
+                       ? load_columns<kVector>(b + static_cast<std::size_t>(kk) * n, n, first, lane)
+                       : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
         const int kk = chunk + a_col;
         x = kk < k_end ? a_at(a, m, k, row + a_row, kk) : 0.0f;
     };
     float4 sum[kStagedRows] = {};
     int buffer = 0;
+    // [staged loop]
     load_chunk(k_begin);
     for (int chunk = k_begin; chunk < k_end; chunk += kStagedChunk) {
         reinterpret_cast<float*>(staged4[buffer][a_col])[a_row] = x;
@@ -218,6 +226,7 @@ __global__ void __launch_bounds__(kRowThreads)
         }
         buffer = 1 - buffer;
     }
+    // [staged loop]
     // The steps' sums added in shared memory, four rows of C at a time, step 0 first.
     float* partial = out + static_cast<std::size_t>(blockIdx.z) * m * n;
 #pragma unroll
@@ -228,61 +237,54 @@ __global__ void __launch_bounds__(kRowThreads)
             sums[step][r][lane] = sum[group * kRowRows + r];
         __syncthreads();
         const int c_row = row + group * kRowRows + step;
-        if (step < kRowRows && c_row < m) {
-            float4 total = sums[0][step][lane];
-#pragma unroll
-            for (int s = 1; s < kRowSteps; ++s) {
-                const float4 more = sums[s][step][lane];
-                total.x += more.x;
-                total.y += more.y;
-                total.z += more.z;
-                total.w += more.w;
-            }
+        if (step < kRowRows && c_row < m)
             store_columns<kVector>(partial + static_cast<std::size_t>(c_row) * n, n, first, lane,
-                                   total);
-        }
+                                   add_steps(sums, step, lane));
     }
 }
 // [staged rows]
 
-}  // namespace
+// A row tile's kernel: launch_rows() queues it, resident_blocks() counts it.
+using RowKernel = void (*)(const float*, const float*, float*, int, int, int, int);
 
-// [row launch]
-void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
-                const step07::SplitPlan& split, hipStream_t stream) {
+// Queues a row tile's blocks on `stream`: kRowCols columns across, `rows` rows of C each down, one
+// layer per range of `split`, with float4 where B and `out` allow it.
+void launch_rows(RowKernel vector_kernel, RowKernel scalar_kernel, int rows, const float* a,
+                 const float* b, float* out, int m, int n, int k, const step07::SplitPlan& split,
+                 hipStream_t stream) {
     const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out);
-    const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, kRowRows),
-                      split.count);
-    auto kernel = vector ? row_kernel<true> : row_kernel<false>;
+    const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, rows), split.count);
+    const RowKernel kernel = vector ? vector_kernel : scalar_kernel;
     hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, m, n, k,
                        split.depth);
     HIP_CHECK_LAUNCH();
 }
-// [row launch]
+
+int resident_blocks(RowKernel kernel) {
+    int blocks = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kRowThreads, 0));
+    return blocks;
+}
+
+}  // namespace
+
+void launch_row(const float* a, const float* b, float* out, int m, int n, int k,
+                const step07::SplitPlan& split, hipStream_t stream) {
+    launch_rows(row_kernel<true>, row_kernel<false>, kRowRows, a, b, out, m, n, k, split, stream);
+}
 
 void launch_staged_rows(const float* a, const float* b, float* out, int m, int n, int k,
                         const step07::SplitPlan& split, hipStream_t stream) {
-    const bool vector = n % 4 == 0 && tutorial::aligned_16(b) && tutorial::aligned_16(out);
-    const dim3 blocks(tutorial::ceil_div(n, kRowCols), tutorial::ceil_div(m, kStagedRows),
-                      split.count);
-    auto kernel = vector ? staged_rows_kernel<true> : staged_rows_kernel<false>;
-    hipLaunchKernelGGL(kernel, blocks, dim3(kRowThreads), 0, stream, a, b, out, m, n, k,
-                       split.depth);
-    HIP_CHECK_LAUNCH();
+    launch_rows(staged_rows_kernel<true>, staged_rows_kernel<false>, kStagedRows, a, b, out, m, n,
+                k, split, stream);
 }
 
 int staged_rows_resident_blocks() {
-    int blocks = 0;
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, staged_rows_kernel<true>,
-                                                           kRowThreads, 0));
-    return blocks;
+    return resident_blocks(staged_rows_kernel<true>);
 }
 
 int row_resident_blocks() {
-    int blocks = 0;
-    HIP_CHECK(
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, row_kernel<true>, kRowThreads, 0));
-    return blocks;
+    return resident_blocks(row_kernel<true>);
 }
 
 }  // namespace step08

@@ -1,7 +1,7 @@
 /// \file
-/// \brief Step 08's row tiles: the 4 x 128 tile for a C of one to four rows and the 8 x 128 tile for
-/// a few more. Each thread streams float4 of B's rows and the block's threads share K kRowSteps (8)
-/// ways.
+/// \brief Step 08's row tiles: the 4 x 128 tile for a C of one to four rows and the 8 x 128 tile
+/// for a few more. Each thread streams float4 of B's rows and the block's threads share K kRowSteps
+/// (8) ways.
 #pragma once
 
 #include <hip/hip_runtime.h>

@@ -220,9 +220,9 @@ TEST(Step08Rule, TheStagedRowTileMatchesTheReference) {
              {5, 64, 16}, {13, 257, 100}, {40, 1000, 33}, {64, 131, 517}}) {
         SCOPED_TRACE(tutorial_test::shape_name(s));
         const std::vector<step08::Estimate> all = step08::candidates(s.m, s.n, s.k, occupancy);
-        EXPECT_TRUE(std::any_of(
-            all.begin(), all.end(),
-            [](const step08::Estimate& e) { return e.config.tile == TileShape::t8x128; }));
+        EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const step08::Estimate& e) {
+            return e.config.tile == TileShape::t8x128;
+        }));
         const auto [a, b] = tutorial_test::random_operands<float>(s, 1300 + s.m, 1400 + s.n);
         for (const KernelUnderTest& kernel : {with({TileShape::t8x128, 1, Packing::automatic}),
                                               with({TileShape::t8x128, 3, Packing::automatic})}) {

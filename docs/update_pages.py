@@ -142,8 +142,9 @@ CODE_WIDTH = 100  # the column limit of .clang-format: wider lines would not fit
 
 
 def snippet(reference, comments=False):
-    """The lines between the two '// [tag]' markers of FILE#TAG, dedented, without the marker
-    lines of regions nested inside, and without comment lines unless comments is true."""
+    """The lines between the two '// [tag]' markers of FILE#TAG, dedented (preprocessor lines in
+    column 0 aside), without the marker lines of regions nested inside, and without comment lines
+    unless comments is true."""
     path, tag = reference.split("#", 1)
     with open(os.path.join(ROOT, path), encoding="utf-8") as file:
         lines = file.read().split("\n")
@@ -156,8 +157,10 @@ def snippet(reference, comments=False):
         body.pop(0)
     while body and not body[-1].strip():
         body.pop()
-    indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
-    return [line[indent:].rstrip() for line in body]
+    # Preprocessor lines (#pragma unroll) stay in column 0 wherever the code is: they set no indent.
+    indent = min((len(line) - len(line.lstrip()) for line in body
+                  if line.strip() and not line.startswith("#")), default=0)
+    return [line.rstrip() if line.startswith("#") else line[indent:].rstrip() for line in body]
 
 
 def snippet_block(reference):

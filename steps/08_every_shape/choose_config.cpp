@@ -113,7 +113,7 @@ bool worth_packing(int m, int n, int k) {
 }
 
 bool packs(const Config& config, int m, int n, int k, step06::Float4 path) {
-    // The 8 x 4 and 4 x 128 tiles read A and B where they are, with float4 or without.
+    // The 8 x 4 and row tiles read A and B where they are, with float4 or without.
     if (path == step06::Float4::all || config.packing == Packing::off ||
         streams_operand(config.tile))
         return false;

@@ -67,6 +67,14 @@ double split_launch_cost(TileShape tile, int m) {
     return streams_operand(tile) ? kRowSplitCost : 0.0;
 }
 
+// The blocks of a streaming tile per multiprocessor with which it reads at full speed.
+int full_speed_blocks(TileShape tile) {
+    if (tile == TileShape::t8x4)
+        return kDotBlocksPerMultiprocessor;
+    return tile == TileShape::t8x128 ? kStagedRowBlocksPerMultiprocessor
+                                     : kRowBlocksPerMultiprocessor;
+}
+
 }  // namespace
 
 std::vector<TileShape> all_tiles() {
@@ -230,11 +238,8 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         if (!dot && groups > 1 && b_fits_cache(n, k, occupancy))
             work *= (1.0 + (groups - 1.0) * kCacheReadShare) / static_cast<double>(groups);
         // Either tile reads at full speed only with enough of its blocks on each multiprocessor.
-        const int per_multiprocessor = dot ? kDotBlocksPerMultiprocessor
-                                       : config.tile == TileShape::t8x128
-                                           ? kStagedRowBlocksPerMultiprocessor
-                                           : kRowBlocksPerMultiprocessor;
-        const double readers = static_cast<double>(per_multiprocessor) * multiprocessors;
+        const double readers =
+            static_cast<double>(full_speed_blocks(config.tile)) * multiprocessors;
         if (dot) {
             // The reading spreads evenly over all the readers, or at a lower speed over as many
             // as there are blocks.

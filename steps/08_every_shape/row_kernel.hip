@@ -170,6 +170,7 @@ __global__ void __launch_bounds__(kRowThreads)
                        float* __restrict__ out, int m, int n, int k, int depth) {
     static_assert(kStagedRows * kStagedChunk == kRowThreads, "one float of A per thread a chunk");
     static_assert(kStagedChunk == kRowSteps * kRowLoads, "a chunk is every thread's rows of B");
+    static_assert(kRowRows == 4, "a float4 of A's staged column is one group of rows");
     constexpr int kPadded = kStagedRows + 4;  // rows of a column, float4-aligned, padded
     __shared__ float4 staged4[2][kStagedChunk][kPadded / 4];
     __shared__ StepSums sums;
@@ -195,7 +196,8 @@ __global__ void __launch_bounds__(kRowThreads)
         const int kk = chunk + a_col;
         x = kk < k_end ? a_at(a, m, k, row + a_row, kk) : 0.0f;
     };
-    float4 sum[kStagedRows] = {};
+    // The sums in groups of four rows, each as the 4 x 128 tile's: multiply_add() serves both.
+    float4 sum[kStagedRows / kRowRows][kRowRows] = {};
     int buffer = 0;
     // [staged loop]
     load_chunk(k_begin);
@@ -212,16 +214,10 @@ __global__ void __launch_bounds__(kRowThreads)
         for (int u = 0; u < kRowLoads; ++u) {
             const float4* column = staged4[buffer][step + u * kRowSteps];
 #pragma unroll
-            for (int q = 0; q < kStagedRows / 4; ++q) {
-                const float4 four = column[q];
-                const float xs[4] = {four.x, four.y, four.z, four.w};
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    sum[4 * q + r].x += xs[r] * rows_of_b[u].x;
-                    sum[4 * q + r].y += xs[r] * rows_of_b[u].y;
-                    sum[4 * q + r].z += xs[r] * rows_of_b[u].z;
-                    sum[4 * q + r].w += xs[r] * rows_of_b[u].w;
-                }
+            for (int group = 0; group < kStagedRows / kRowRows; ++group) {
+                const float4 four = column[group];
+                const float x_column[kRowRows] = {four.x, four.y, four.z, four.w};
+                multiply_add(sum[group], x_column, rows_of_b[u]);
             }
         }
         buffer = 1 - buffer;
@@ -234,7 +230,7 @@ __global__ void __launch_bounds__(kRowThreads)
         __syncthreads();
 #pragma unroll
         for (int r = 0; r < kRowRows; ++r)
-            sums[step][r][lane] = sum[group * kRowRows + r];
+            sums[step][r][lane] = sum[group][r];
         __syncthreads();
         const int c_row = row + group * kRowRows + step;
         if (step < kRowRows && c_row < m)

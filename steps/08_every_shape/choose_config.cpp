@@ -43,28 +43,28 @@ constexpr int kDotBlocksPerMultiprocessor = 2;
 // 2, and 1024 x 1 x 1024 0.0076 and 0.0108 to 0.0120 split in 2 to 16. Their blocks are so brief
 // that this fixed cost, in multiply-adds of one multiprocessor, decides whether K is split.
 constexpr double kStreamingSplitCost = 1.2e6;
-// With 5 to 32 rows a split of the 4 x 128 tile pays a third of that: there it competes with the
-// 16 x 128 tile, whose splits pay none, and with the whole price it lost to 16 x 128 and to itself
-// unsplit where both ran slower. Replayed over sweeps that timed every configuration (the notes
-// page): the picks from 0.84, 0.90 and 0.78 of the fastest to 0.94 on three H100 sweeps (75
-// shapes), from 0.94 to 0.98 on the H200's 36; 32 x 1255 x 984 from 0.0237 ms (K whole, 0.88 of
-// cuBLAS) to 0.0169 (split 6, 1.24). With one to four rows the tile competes only with itself,
-// and the whole price holds.
+// With five rows or more a split of the 8 x 128 tile pays a third of that: there it competes with
+// the 16 x 128 tile, whose splits pay none. The third was fitted when the 4 x 128 tile competed
+// there (replayed over sweeps that timed every configuration, the notes page: the picks from 0.84,
+// 0.90 and 0.78 of the fastest to 0.94 on three H100 sweeps of 75 shapes), and the 8 x 128 tile's
+// speed was fitted with it. With one to four rows the 4 x 128 tile competes only with itself, and
+// the whole price holds.
 constexpr double kRowSplitCost = kStreamingSplitCost / 3.0;
-// Where C has more than four rows, the 4 x 128 tile's groups of four rows read the same B: the
-// first from memory, the others, when B fits the L2 cache, from the cache at this share of the
-// price. Fitted to 36 shapes of 5 to 32 rows on the H200: 0 to 0.25 pick alike there, 0.3 picks
-// 16 x 128 split 4 for 9 x 1221 x 313 (0.85 of cuBLAS, where the 4 x 128 tile ran at 1.10).
+// Where C has more rows than a row tile's block, its groups of rows read the same B: the first from
+// memory, the others, when B fits the L2 cache, from the cache at this share of the price. Fitted
+// for the 4 x 128 tile to 36 shapes of 5 to 32 rows on the H200 (0 to 0.25 pick alike there, 0.3
+// picks 16 x 128 split 4 for 9 x 1221 x 313, 0.85 of cuBLAS, where the 4 x 128 tile ran at 1.10),
+// and the 8 x 128 tile's speed was fitted with it.
 constexpr double kCacheReadShare = 0.2;
 
 using tutorial::ceil_div;
 
-// The fixed price of a split's reduction kernel for `tile` with m rows of C: only the streaming
-// tiles pay one, the row tiles a third of it beside the other tiles (5 rows on).
-double split_launch_cost(TileShape tile, int m) {
-    if (tile == TileShape::t8x4 || (tile == TileShape::t4x128 && m <= kRowRows))
-        return kStreamingSplitCost;
-    return streams_operand(tile) ? kRowSplitCost : 0.0;
+// The fixed price of a split's reduction kernel for `tile`: only the streaming tiles pay one, the
+// 8 x 128 tile, beside the other tiles, a third of it.
+double split_launch_cost(TileShape tile) {
+    if (tile == TileShape::t8x128)
+        return kRowSplitCost;
+    return streams_operand(tile) ? kStreamingSplitCost : 0.0;
 }
 
 // The blocks of a streaming tile per multiprocessor with which it reads at full speed.
@@ -232,8 +232,8 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
         const double rows = (split.count - 1.0) * steps_of(split.depth) + steps_of(last);
         double work =
             static_cast<double>(tiles) * floats_per_step * rows * kMultiplyAddsPerFloatStreamed;
-        // The 4 x 128 tile's groups of four rows of C after the first find B in the L2 cache when
-        // it fits there.
+        // A row tile's groups of rows of C after the first find B in the L2 cache when it fits
+        // there.
         const long long groups = ceil_div(static_cast<long long>(m), row.rows);
         if (!dot && groups > 1 && b_fits_cache(n, k, occupancy))
             work *= (1.0 + (groups - 1.0) * kCacheReadShare) / static_cast<double>(groups);
@@ -273,7 +273,7 @@ Estimate estimate(int m, int n, int k, const Config& config, const Occupancy& oc
     if (split.count > 1) {
         result.reduction = kMultiplyAddsPerFloatMoved * (split.count + 1.0) * m *
                                static_cast<double>(n) / multiprocessors +
-                           split_launch_cost(config.tile, m);
+                           split_launch_cost(config.tile);
     }
     return result;
 }
@@ -300,28 +300,22 @@ std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy
     // One to four rows and at least kRowMinCols columns: the mirror image. Each float of B meets
     // at most four of A, and the 4 x 128 tile reads B once with float4, kRowLoads rows at a time,
     // faster than the others at every size of B measured (the notes page). It is then tried alone.
-    const bool row_fits =
-        !dot_only && in_scope(TileShape::t4x128) && n >= kRowMinCols && k >= kRowSteps;
-    const bool row_only = row_fits && m <= kRowRows;
-    // With 5 to kRowSharedRows rows, ceil(m / 4) groups of its blocks read B, once from memory
-    // and again from the L2 cache where B fits there: it is then tried beside the others (in the
-    // box of shapes where it was measured).
-    const bool row_beside = row_fits && !row_only && m <= kRowSharedRows &&
-                            n >= kRowSharedMinCols && k >= kRowSharedMinDepth &&
-                            b_fits_cache(n, k, occupancy);
-    // The 8 x 128 tile reads B once per eight rows of C, A staged in shared memory: it is tried
-    // beside the others from 5 to kStagedRowsMaxRows rows, whether B fits the cache or not.
+    const bool row_only = !dot_only && in_scope(TileShape::t4x128) && m <= kRowRows &&
+                          n >= kRowMinCols && k >= kRowSteps;
+    // From five rows on, the 8 x 128 tile reads B once per eight rows of C, A staged in shared
+    // memory: it is tried beside the others up to kStagedRowsMaxRows rows, whether B fits the cache
+    // or not. The 4 x 128 tile, which reads B once per four rows, is not: on the H100 the 8 x 128
+    // tile ran faster on most shapes of 5 to 32 rows (the notes page).
     const bool staged_beside = !dot_only && in_scope(TileShape::t8x128) && m > kRowRows &&
-                               m <= kStagedRowsMaxRows && n >= kRowSharedMinCols &&
-                               k >= kRowSharedMinDepth;
+                               m <= kStagedRowsMaxRows && n >= kStagedRowsMinCols &&
+                               k >= kStagedRowsMinDepth;
     // [row rule]
     const auto only = [&](TileShape tile) {
         if (dot_only)
             return tile == TileShape::t8x4;
         if (row_only)
             return tile == TileShape::t4x128;
-        return !streams_operand(tile) || (row_beside && tile == TileShape::t4x128) ||
-               (staged_beside && tile == TileShape::t8x128);
+        return !streams_operand(tile) || (staged_beside && tile == TileShape::t8x128);
     };
     for (const TileShapeRow& row : kTileShapes) {
         const TileShape tile = row.value;

@@ -109,9 +109,9 @@ struct RuleScope {
 /// worker per resident block where the tiles make more than one wave but not a whole number of
 /// them. Where C has one column, only the 8 x 4 tile (when the scope has it); where C has one to
 /// four rows, at least kRowMinCols columns and K at least kRowSteps, only the 4 x 128 tile; where
-/// it has 5 to kRowSharedRows rows, at least kRowSharedMinCols columns, K at least
-/// kRowSharedMinDepth and a B that fits the L2 cache, the 4 x 128 tile too. Every tile, whatever m:
-/// gemm() multiplies a C taller than one grid holds in bands of rows.
+/// it has 5 to kStagedRowsMaxRows rows, at least kStagedRowsMinCols columns and K at least
+/// kStagedRowsMinDepth, the 8 x 128 tile too (the 4 x 128 tile never beside others). Every other
+/// tile, whatever m: gemm() multiplies a C taller than one grid holds in bands of rows.
 std::vector<Estimate> candidates(int m, int n, int k, const Occupancy& occupancy,
                                  const RuleScope& scope = {});
 

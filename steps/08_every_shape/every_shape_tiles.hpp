@@ -77,8 +77,8 @@ std::string tile_choices();
 TileShape parse_tile_shape(const std::string& text);
 
 /// Step 08's occupancy: resident blocks per multiprocessor of each tile of kTileShapes, and the
-/// size of the L2 cache, which decides whether the 4 x 128 tile's blocks find B there when several
-/// of them read it.
+/// size of the L2 cache, which decides whether a row tile's blocks find B there when several of
+/// them read it.
 struct Occupancy : step06::OccupancyOf<TileShape, std::size(kTileShapes)> {
     long long cache_bytes = 0;  ///< the L2 cache's bytes (hipDeviceProp_t::l2CacheSize); 0: none
 };
@@ -113,21 +113,6 @@ constexpr int kRowSteps = 8;
 /// loads in flight. One at a time, the H200 read B at 2.2 TB/s where cuBLAS reached 2.6.
 constexpr int kRowLoads = 4;
 
-/// The most rows of C for which the rule offers the 4 x 128 tile beside the others, where B fits
-/// the L2 cache: it computes four rows per block, so the blocks of ceil(m / 4) groups read the same
-/// B. On the H200 it was the fastest configuration for 31 of 36 shapes of 5 to 32 rows, 72 to
-/// 13769 columns and K of 16 to 15137 (the notes page); it is offered in that box only: up to 32
-/// rows, at least kRowSharedMinCols columns and K at least kRowSharedMinDepth.
-constexpr int kRowSharedRows = 32;
-
-/// The fewest columns of C for which the rule offers the 4 x 128 tile beside the others: half its
-/// width.
-constexpr int kRowSharedMinCols = 64;
-
-/// The shortest K for which the rule offers the 4 x 128 tile beside the others: two steps of its
-/// threads.
-constexpr int kRowSharedMinDepth = 2 * kRowSteps;
-
 /// Rows of C in one block of the 8 x 128 tile: each thread sums eight rows of C for its four
 /// columns, with A's floats staged in shared memory.
 constexpr int kStagedRows = 8;
@@ -138,6 +123,12 @@ constexpr int kStagedChunk = kRowSteps * kRowLoads;
 
 /// The most rows of C for which the rule offers the 8 x 128 tile, beside the others.
 constexpr int kStagedRowsMaxRows = 64;
+
+/// The fewest columns of C for which the rule offers the 8 x 128 tile: half its width.
+constexpr int kStagedRowsMinCols = 64;
+
+/// The shortest K for which the rule offers the 8 x 128 tile: two steps of its threads.
+constexpr int kStagedRowsMinDepth = 2 * kRowSteps;
 
 /// Rows of C in one block of the 8 x 4 tile: one per group of kDotLanes threads.
 constexpr int kDotRows = 8;

@@ -463,11 +463,11 @@ TEST(Step08Rule, OneToFourRowsTakeTheRowTile) {
         step08::packs({TileShape::t4x128, 1, Packing::on}, 1, 8191, 8191, step06::Float4::none));
 }
 
-// Whether the rule tries the 4 x 128 tile for an m x n x k multiply.
-bool tries_row_tile(int m, int n, int k, const Occupancy& occupancy) {
-    const std::vector<step08::Estimate> all = step08::candidates(m, n, k, occupancy);
-    return std::any_of(all.begin(), all.end(), [](const step08::Estimate& candidate) {
-        return candidate.config.tile == TileShape::t4x128;
+// Whether the rule tries `tile` for an m x n x k multiply on an H100.
+bool tries_tile(TileShape tile, int m, int n, int k) {
+    const std::vector<step08::Estimate> all = step08::candidates(m, n, k, kH100);
+    return std::any_of(all.begin(), all.end(), [&](const step08::Estimate& candidate) {
+        return candidate.config.tile == tile;
     });
 }
 
@@ -479,9 +479,20 @@ TEST(Step08Rule, FiveRowsOrMoreLeaveTheFourRowTileOut) {
     for (const int m : {5, 17, 32, 64, 65, 1000}) {
         for (const auto& [n, k] : sizes) {
             SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
-            EXPECT_FALSE(tries_row_tile(m, n, k, kH100));
+            EXPECT_FALSE(tries_tile(TileShape::t4x128, m, n, k));
         }
     }
+    // The 8 x 128 tile is offered from 5 to kStagedRowsMaxRows rows, from kStagedRowsMinCols
+    // columns and K of kStagedRowsMinDepth, whether B fits the cache or not (25 x 10008 x 4293: B
+    // 172 MB); not past that box.
+    using step08::kStagedRowsMaxRows, step08::kStagedRowsMinCols, step08::kStagedRowsMinDepth;
+    EXPECT_TRUE(tries_tile(TileShape::t8x128, 5, kStagedRowsMinCols, kStagedRowsMinDepth));
+    EXPECT_TRUE(tries_tile(TileShape::t8x128, kStagedRowsMaxRows, 1042, 158));
+    EXPECT_TRUE(tries_tile(TileShape::t8x128, 25, 10008, 4293));
+    EXPECT_FALSE(tries_tile(TileShape::t8x128, 4, 1042, 158));
+    EXPECT_FALSE(tries_tile(TileShape::t8x128, kStagedRowsMaxRows + 1, 1042, 158));
+    EXPECT_FALSE(tries_tile(TileShape::t8x128, 10, kStagedRowsMinCols - 1, 158));
+    EXPECT_FALSE(tries_tile(TileShape::t8x128, 10, 1042, kStagedRowsMinDepth - 1));
     for (const auto& [m, n, k] :
          {std::array<int, 3>{26, 2734, 2198}, std::array<int, 3>{32, 1255, 984},
           std::array<int, 3>{10, 1042, 158}}) {

@@ -106,7 +106,7 @@ elseif(TUTORIAL_HIP_ON_CPU)
     set(TUTORIAL_GPU_PLATFORM "the CPU running HIP (HIP CPU Runtime with TBB, for checking, not for speed)")
     # -O2, not Release's -O3: on the CPU the kernels are there to be checked, and -O3's unrolling
     # and vectorizing of their fully unrolled loops made the build three times longer (steps 07 and
-    # 08 took 10 of its 12 minutes on two cores) for tests no faster. The sanitizer build sets -O1.
+    # 08 took 10 of its 12 minutes on two cores) for tests no faster. The sanitizer build sets -O0.
     if(NOT TUTORIAL_SANITIZE)
         target_compile_options(tutorial_hip_runtime INTERFACE
                                "$<$<AND:$<CONFIG:Release>,$<COMPILE_LANGUAGE:CXX>>:-O2>")

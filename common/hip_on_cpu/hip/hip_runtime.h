@@ -12,6 +12,15 @@
 
 #include_next <hip/hip_runtime.h>
 
+// The runtime marks every __device__ function __attribute__((simd)) for GCC, asking for vector
+// clones. Without optimization GCC cannot clone one that returns a struct (float4, a slice's
+// fragment) and warns once per such function, a warning no switch turns off. Unoptimized builds
+// (Debug, the sanitizer build at -O0) drop the mark: it serves vectorization, which they skip.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#undef __device__
+#define __device__
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>

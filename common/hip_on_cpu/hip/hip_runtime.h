@@ -8,6 +8,9 @@
 ///
 /// One thing cannot be added: kernels launched with `<<< >>>`, which is not C++. The HIP CPU
 /// Runtime compiles `hipLaunchKernelGGL`, and every source of the tutorial launches that way.
+///
+/// One thing is taken away, in unoptimized builds only: the runtime's vector-clone mark on
+/// `__device__` functions (the comment below the runtime's include says why).
 #pragma once
 
 #include_next <hip/hip_runtime.h>

@@ -95,11 +95,6 @@ elseif(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
         add_compile_options(--offload-arch=${_target})
         add_link_options(--offload-arch=${_target})
     endforeach()
-    # hipcc compiles a .cpp source as HIP, once for the host and once per offload target, though
-    # no .cpp source of the tutorial (nor GoogleTest's) holds device code. As C++ they compile
-    # once: step 08's rule tests in 4.4 s instead of 6.9. tutorial_use_hip() gives each .hip
-    # source `-x hip` back, after this.
-    add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-x;c++>")
     message(STATUS "HIP on AMD: hipcc ${CMAKE_CXX_COMPILER}, HIP ${hip_VERSION}, GPU_TARGETS=${GPU_TARGETS}")
     set(TUTORIAL_GPU_PLATFORM "AMD GPUs through ROCm HIP ${hip_VERSION} (hipcc)")
 elseif(TUTORIAL_HIP_ON_CPU)
@@ -157,10 +152,6 @@ function(tutorial_use_hip target)
                 set_source_files_properties(${_source} PROPERTIES LANGUAGE CUDA)
             else()
                 set_source_files_properties(${_source} PROPERTIES LANGUAGE CXX)
-            endif()
-            if(TUTORIAL_GPU_RUNTIME STREQUAL "HIP")
-                # After the -x c++ that every source gets on this route (above): the last -x wins.
-                set_source_files_properties(${_source} PROPERTIES COMPILE_OPTIONS "-x;hip")
             endif()
         else()
             set_source_files_properties(${_source} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)

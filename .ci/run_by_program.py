@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
 """Runs the GoogleTest cases that ctest selects, a few dozen to a process instead of one each.
 
-Usage: run_by_program.py [--jobs N] [--chunk N] -- <ctest arguments that select the tests>
+Usage: run_by_program.py -- <ctest arguments that select the tests>
 
 CTest runs every GoogleTest case in a process of its own. Under the sanitizers a process costs
 about a third of a second before its test starts (the instrumented program and the HIP CPU
 Runtime's threads starting, the leak check at exit), which for 1,440 short kernel tests was about
-half of CI's sanitizer run. This script asks ctest which tests the arguments select
-(`ctest -N --show-only=json-v1`), runs each test program once per chunk of its selected cases
-(`--gtest_filter=A:B:...`) in the program's working directory, N programs at a time, and checks
-that every chunk ran exactly the cases it was given and that all of them passed or were skipped.
+two thirds of CI's sanitizer run. This script asks ctest which tests the arguments select
+(`ctest -N --show-only=json-v1`), runs each test program once per chunk of at most 60 of its
+selected cases (`--gtest_filter=A:B:...`) in the program's working directory, two programs at a
+time (the machine's two cores), and checks that every chunk ran exactly the cases it was given
+and that all of them passed or were skipped.
 Tests that ctest must judge itself (any property beyond labels, working directory, the skip
 pattern and RUN_SERIAL) go back to ctest by name; RUN_SERIAL chunks run last, one at a time.
 A failing chunk prints its whole output (the sanitizer's report names the kernel and line), and
 the script exits 1.
 """
-import argparse
 import json
 import os
 import re
@@ -29,7 +29,9 @@ FILTER = "--gtest_filter="
 RAN = re.compile(r"^\[==========\] (\d+) tests? from \d+ test suites? ran\.", re.M)
 # A skipped case as it ran (not the summary's list of them): its name and what GTEST_SKIP() said.
 SKIPPED = re.compile(r"^\[ RUN      \] (\S+)\n(.*?)^\[  SKIPPED \] \1 \(", re.M | re.S)
-TIMEOUT_S = 1500  # ctest's default per test
+CHUNK = 60
+JOBS = 2
+TIMEOUT_S = 1500  # a chunk may take as long as ctest's default lets one test take
 
 
 def plan(ctest_args):
@@ -73,24 +75,19 @@ def run_chunk(program, directory, names):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2, help="programs running at once (default 2)")
-    parser.add_argument("--chunk", type=int, default=60, help="most cases per process (default 60)")
-    parser.add_argument("ctest_args", nargs=argparse.REMAINDER)
-    options = parser.parse_args()
-    ctest_args = [a for a in options.ctest_args if a != "--"]
+    ctest_args = [a for a in sys.argv[1:] if a != "--"]
     groups, by_ctest = plan(ctest_args)
 
     chunks = []  # (serial, program, directory, names)
     for (program, directory, serial), names in groups.items():
-        count = -(-len(names) // options.chunk)
+        count = -(-len(names) // CHUNK)
         size = -(-len(names) // count)
         for first in range(0, len(names), size):
             chunks.append((serial, program, directory, names[first:first + size]))
     chunks.sort(key=lambda c: (c[0], -len(c[3])))  # the biggest first, RUN_SERIAL ones last
     total = sum(len(c[3]) for c in chunks)
     print(f"{total} tests in {len(chunks)} processes of {len(groups)} programs, "
-          f"{options.jobs} at a time; {len(by_ctest)} through ctest", flush=True)
+          f"{JOBS} at a time; {len(by_ctest)} through ctest", flush=True)
 
     failed, skipped = [], []
 
@@ -107,7 +104,7 @@ def main():
             print(output, flush=True)
 
     parallel = [c for c in chunks if not c[0]]
-    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
         for chunk, result in zip(parallel, pool.map(lambda c: run_chunk(*c[1:]), parallel)):
             report(chunk, result)
     for chunk in (c for c in chunks if c[0]):

@@ -12,7 +12,8 @@ selected cases (`--gtest_filter=A:B:...`) in the program's working directory, tw
 time (the machine's two cores), and checks that every chunk ran exactly the cases it was given
 and that all of them passed or were skipped.
 Tests that ctest must judge itself (any property beyond labels, working directory, the skip
-pattern and RUN_SERIAL) go back to ctest by name; RUN_SERIAL chunks run last, one at a time.
+pattern and RUN_SERIAL) go back to ctest by name, 50 names to a run, each run checked to have run
+exactly those tests; RUN_SERIAL chunks run last, one at a time.
 A failing chunk prints its whole output (the sanitizer's report names the kernel and line), and
 the script exits 1.
 """
@@ -30,6 +31,8 @@ RAN = re.compile(r"^\[==========\] (\d+) tests? from \d+ test suites? ran\.", re
 # A skipped case as it ran (not the summary's list of them): its name and what GTEST_SKIP() said.
 SKIPPED = re.compile(r"^\[ RUN      \] (\S+)\n(.*?)^\[  SKIPPED \] \1 \(", re.M | re.S)
 CHUNK = 60
+CTEST_NAMES = 50
+CTEST_RAN = re.compile(r"tests? failed out of (\d+)")
 JOBS = 2
 TIMEOUT_S = 1500  # a chunk may take as long as ctest's default lets one test take
 
@@ -110,15 +113,23 @@ def main():
     for chunk in (c for c in chunks if c[0]):
         report(chunk, run_chunk(*chunk[1:]))
 
-    if by_ctest:
-        pattern = "|".join("^" + re.sub(r"([][.*+?^$()|\\])", r"\\\1", n) + "$" for n in by_ctest)
-        if subprocess.run(["ctest", *ctest_args, "--output-on-failure", "-R", pattern]).returncode:
-            failed.append("the tests run through ctest")
+    # A few dozen names to a ctest run: CTest refuses a longer -R pattern ("Expression too big")
+    # and then runs no test at all, so each run must also say that it ran exactly its names.
+    for first in range(0, len(by_ctest), CTEST_NAMES):
+        names = by_ctest[first:first + CTEST_NAMES]
+        pattern = "|".join("^" + re.sub(r"([][.*+?^$()|\\])", r"\\\1", n) + "$" for n in names)
+        done = subprocess.run(["ctest", *ctest_args, "--output-on-failure", "-R", pattern],
+                              capture_output=True, text=True)
+        print(done.stdout + done.stderr, flush=True)
+        ran = CTEST_RAN.search(done.stdout)
+        if done.returncode or not ran or int(ran.group(1)) != len(names):
+            failed.append(f"ctest: {names[0]} ... {names[-1]} "
+                          f"(ran {ran.group(1) if ran else 0} of {len(names)})")
 
     for name in skipped:
         print(f"skipped: {name}")
     if failed:
-        print(f"FAILED: {len(failed)} of {len(chunks)} processes or the ctest run:")
+        print(f"FAILED: {len(failed)} of {len(chunks)} processes or of the ctest runs:")
         for line in failed:
             print(f"  {line}")
         return 1

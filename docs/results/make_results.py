@@ -89,6 +89,7 @@ SUITE_TITLES = {
     "packing": "step 08 packing",
     "dot": "step 08 one column",
     "every-shape": "the every-shape suite",
+    "mid-size": "the mid-size random shapes",
 }
 # The variant a step's program runs by default, marked in the tables.
 DEFAULT_VARIANTS = {("02", "naive_b16"), ("04", "tiled16"), ("06", "choice"), ("07", "choice"),

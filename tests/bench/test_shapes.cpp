@@ -2,6 +2,7 @@
 // valid, without repeats, and covering the kinds of shape they promise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -81,6 +82,30 @@ TEST(ShapeSuites, EveryShapeCoversEachKindOfShape) {
     EXPECT_TRUE(transformer);
     EXPECT_TRUE(odd);
     EXPECT_EQ(big_squares, 3);
+}
+
+// The mid-size suite is what its purpose says: 80 shapes of 10^9 multiply-adds or more, sides up to
+// 8192 and K from 16, each named by the alignment of its n and k, and most of them without float4
+// for B (n not a multiple of 4), as in random shapes.
+TEST(ShapeSuites, MidSizeIsLargeAndNamedByItsAlignment) {
+    const bench::ShapeSuite* suite = bench::find_suite("mid-size");
+    ASSERT_NE(suite, nullptr);
+    EXPECT_EQ(suite->count, 80u);
+    int n_unaligned = 0;
+    for (std::size_t i = 0; i < suite->count; ++i) {
+        const bench::Shape s = bench::parse_shape(suite->shapes[i].shape);
+        EXPECT_GE(static_cast<double>(s.m) * s.n * s.k, 1e9) << suite->shapes[i].shape;
+        EXPECT_LE(std::max(s.m, s.n), 8192) << suite->shapes[i].shape;
+        EXPECT_LE(s.k, 8192) << suite->shapes[i].shape;
+        EXPECT_GE(s.k, 16) << suite->shapes[i].shape;
+        const char* expected =
+            s.n % 4 == 0   ? (s.k % 4 == 0 ? "n and k multiples of 4" : "n a multiple of 4, k not")
+            : s.k % 4 == 0 ? "k a multiple of 4, n not"
+                           : "neither n nor k a multiple of 4";
+        EXPECT_STREQ(suite->shapes[i].kind, expected) << suite->shapes[i].shape;
+        n_unaligned += s.n % 4 != 0 ? 1 : 0;
+    }
+    EXPECT_GT(n_unaligned, 40);
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
 // Replays step 08's rule over committed rule_sweep files with other tile speeds (2026-12-07, commit
 // b7794da; step 08 notes, "Rounded up to 4"). Not built by the project. To build it, copy
 // steps/08_every_shape/choose_config.cpp to cc.cpp and every_shape_tiles.cpp to tiles.cpp, replace
-// `row.speed` in cc.cpp with `replay_speed(row.value)` and declare
-// `double replay_speed(TileShape t);` at the top of its namespace step08, then compile this file
-// with both against the CPU build's libstep07_plans.a, libstep06_tiles.a and libtutorial_common.a
-// (-I the repository root and steps/06, 07 and 08). Usage: rule-replay [TILE=SPEED ...] [-v]
-// SWEEP...; for each file, over the shapes whose pick under those speeds the sweep timed: the
-// geometric means of fastest over pick and of vendor over pick, the picks below 0.90 of the
-// vendor BLAS, the picks the sweep did not time, and the picks that differ from the sweep's own
-// (marked *, made by the rule of the sweep's commit). The H100's occupancy is assumed.
+// `row.speed` in cc.cpp with `replay_speed(row.value)` and declare `double replay_speed(TileShape
+// t);` at the top of its namespace step08, then compile this file with both against the CPU build's
+// libstep07_plans.a, libstep06_tiles.a and libtutorial_common.a (-I the repository root and
+// steps/06, 07 and 08). Usage: rule-replay [TILE=SPEED ...] [none:TILE=SPEED ...] [-v] SWEEP...; a
+// speed prefixed none: is used only for shapes whose n is not a multiple of 4 (B and C without
+// float4; added 2026-12-07 at 3108d69). For each file, over the shapes whose pick under those
+// speeds the sweep timed: the geometric means of fastest over pick and of vendor over pick, the
+// picks below 0.90 of the vendor BLAS, the picks the sweep did not time, and the picks that differ
+// from the sweep's own (marked *, made by the rule of the sweep's commit). The H100's occupancy is
+// assumed.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,9 +24,15 @@
 #include "steps/08_every_shape/choose_config.hpp"
 #include "steps/08_every_shape/every_shape_tiles.hpp"
 using namespace step08;
-static std::map<int, double> g_speed;
+static std::map<int, double> g_speed, g_speed_none;
+static bool g_none = false;
 namespace step08 {
 double replay_speed(TileShape t) {
+    if (g_none) {
+        auto jt = g_speed_none.find(static_cast<int>(t));
+        if (jt != g_speed_none.end())
+            return jt->second;
+    }
     auto it = g_speed.find(static_cast<int>(t));
     if (it != g_speed.end())
         return it->second;
@@ -48,9 +56,12 @@ int main(int argc, char** argv) {
             verbose = true;
         else if (eq != std::string::npos) {
             std::string name = a.substr(0, eq);
+            bool none = name.rfind("none:", 0) == 0;
+            if (none)
+                name = name.substr(5);
             for (const auto& row : kTileShapes)
                 if (name == row.name)
-                    g_speed[static_cast<int>(row.value)] = std::stod(a.substr(eq + 1));
+                    (none ? g_speed_none : g_speed)[static_cast<int>(row.value)] = std::stod(a.substr(eq + 1));
         } else
             files.push_back(a);
     }
@@ -88,6 +99,7 @@ int main(int argc, char** argv) {
         for (auto& sh : shapes) {
             if (sh.ms.empty())
                 continue;
+            g_none = sh.n % 4 != 0;
             Config c = choose_config(sh.m, sh.n, sh.k, h100);
             std::string name = config_name(c);
             if (name != sh.star)

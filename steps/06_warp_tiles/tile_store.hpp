@@ -71,7 +71,7 @@ __device__ inline void store_block_scalar(
                     make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
             }
             __syncthreads();
-#pragma unroll
+#pragma unroll Tiling::kStoreUnroll
             for (int first = 0; first < kFloats; first += Tiling::kThreads) {
                 const int e = first + threadIdx.x;
                 const int staged = e / Tiling::kBlockCols;

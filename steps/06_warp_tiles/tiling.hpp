@@ -40,8 +40,7 @@ struct WarpTiling {
     static constexpr int kWarpsDown = kBlockRows / kWarpRows;
     static constexpr int kWarpsAcross = kBlockCols / kWarpCols;
     static constexpr int kThreads = 32 * kWarpsDown * kWarpsAcross;
-    // float4 loads of each thread per K-slice, for A's kBlockRows x kSlice and B's kSlice x
-    // kBlockCols
+    // float4 loads per thread and K-slice: A's kBlockRows x kSlice, B's kSlice x kBlockCols
     static constexpr int kALoads = kBlockRows * kSlice / 4 / kThreads;
     static constexpr int kBLoads = kSlice * kBlockCols / 4 / kThreads;
     static constexpr int kPad = kPad_;  // breaks the bank conflicts of A's transposed store
@@ -50,6 +49,10 @@ struct WarpTiling {
     // Whether accumulate() peels the last slice out of its loop: in tiles of 64 x 128 and more,
     // whose blocks run many slices; the smaller tiles keep one copy of the loop (measured)
     static constexpr bool kPeelLastSlice = kBlockRows * kBlockCols >= 64 * 128;
+    // Copies per step of store_block_scalar's loop into C: 4 in tiles of 128 x 128 and more (the
+    // whole loop unrolled made ptxas spill), all of them in the smaller tiles (measured)
+    static constexpr int kStoreUnroll =
+        kBlockRows * kBlockCols >= 128 * 128 ? 4 : kBlockRows / kThreadRows * kBlockCols / kThreads;
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
     static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,

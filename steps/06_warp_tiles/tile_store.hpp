@@ -52,6 +52,8 @@ __device__ inline void store_block_scalar(
     float* staging) {
     constexpr int kRows = Tiling::kBlockRows / Tiling::kThreadRows;
     constexpr int kFloats = kRows * Tiling::kBlockCols;
+    constexpr int kSteps = (kFloats + Tiling::kThreads - 1) / Tiling::kThreads;  // of the copy loop
+    constexpr int kUnroll = Tiling::kStoreByFours ? 4 : kSteps;
     static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
                   "the staged rows must fit in the K-slice buffers");
     // This thread's staged row: its warp's place down the block, then its row of lanes.
@@ -71,7 +73,7 @@ __device__ inline void store_block_scalar(
                     make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
             }
             __syncthreads();
-#pragma unroll Tiling::kStoreUnroll
+#pragma unroll kUnroll
             for (int first = 0; first < kFloats; first += Tiling::kThreads) {
                 const int e = first + threadIdx.x;
                 const int staged = e / Tiling::kBlockCols;

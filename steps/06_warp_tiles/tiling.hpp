@@ -49,10 +49,9 @@ struct WarpTiling {
     // Whether accumulate() peels the last slice out of its loop: in tiles of 64 x 128 and more,
     // whose blocks run many slices; the smaller tiles keep one copy of the loop (measured)
     static constexpr bool kPeelLastSlice = kBlockRows * kBlockCols >= 64 * 128;
-    // Copies per step of store_block_scalar's loop into C: 4 in tiles of 128 x 128 and more (the
-    // whole loop unrolled made ptxas spill), all of them in the smaller tiles (measured)
-    static constexpr int kStoreUnroll =
-        kBlockRows * kBlockCols >= 128 * 128 ? 4 : kBlockRows / kThreadRows * kBlockCols / kThreads;
+    // Whether store_block_scalar unrolls its copy loop into C by 4 instead of whole: in tiles of
+    // 128 x 128 and more, where the whole loop made ptxas spill (measured)
+    static constexpr bool kStoreByFours = kBlockRows * kBlockCols >= 128 * 128;
 
     static_assert(kLaneRows * kLaneCols == 32, "a warp is 32 lanes");
     static_assert(kLaneRows * kThreadRows == kWarpRows && kLaneCols * kThreadCols == kWarpCols,

@@ -15,9 +15,7 @@
 namespace step06 {
 
 // One K-slice of the block's operands in shared memory; A transposed (a[kk][row]) so that the
-// values a thread needs for one kk lie side by side and read as float4, like B's. B's columns are
-// stored in swapped pairs (b[kk][2c] holds column 2c + 1 and b[kk][2c + 1] column 2c): see
-// swap_pairs().
+// values a thread needs for one kk lie side by side and read as float4, like B's.
 template <class Tiling>
 struct SliceTiles {
     alignas(16) float a[Tiling::kSlice][Tiling::kBlockRows + Tiling::kPad];
@@ -56,18 +54,6 @@ __device__ inline SliceFragment<Tiling> load_slice(const float* __restrict__ a,
     return fragment;
 }
 
-// [swapped pairs]
-// A float4 with its two pairs swapped: how B's four columns go into shared memory, and how they
-// come back out. A float4 read from shared memory lands in four consecutive registers, so its
-// first and third values sit in even registers; the sums that float4 stores later write to C
-// tend to lie the same way. The GPU reads a multiply-add's operands from register banks (on NVIDIA
-// GPUs, even and odd registers), and two operands in the same bank cost an extra cycle. Swapped,
-// the value of B that meets sum[i][j] lies in a register of the other parity (notes).
-__device__ inline float4 swap_pairs(float4 four) {
-    return make_float4(four.y, four.x, four.w, four.z);
-}
-// [swapped pairs]
-
 template <class Tiling>
 __device__ inline void store_slice(SliceTiles<Tiling>& tiles,
                                    const SliceFragment<Tiling>& fragment) {
@@ -86,19 +72,16 @@ __device__ inline void store_slice(SliceTiles<Tiling>& tiles,
         const int f = threadIdx.x + i * Tiling::kThreads;
         const int row = f / (Tiling::kBlockCols / 4);
         const int col = 4 * (f % (Tiling::kBlockCols / 4));
-        *reinterpret_cast<float4*>(&tiles.b[row][col]) = swap_pairs(fragment.b[i]);
+        *reinterpret_cast<float4*>(&tiles.b[row][col]) = fragment.b[i];
     }
 }
 
-// kCount values of one row of a tile, one float4 per piece, pieces kStride apart; kSwapped: the
-// row holds its columns in swapped pairs (B's).
-template <int kCount, int kStride, bool kSwapped>
+// kCount values of one row of a tile, one float4 per piece, pieces kStride apart.
+template <int kCount, int kStride>
 __device__ inline void load_fragment(const float* line, int index, float (&values)[kCount]) {
 #pragma unroll
     for (int piece = 0; piece < kCount / 4; ++piece) {
-        float4 four = *reinterpret_cast<const float4*>(line + index + piece * kStride);
-        if constexpr (kSwapped)
-            four = swap_pairs(four);
+        const float4 four = *reinterpret_cast<const float4*>(line + index + piece * kStride);
         values[4 * piece + 0] = four.x;
         values[4 * piece + 1] = four.y;
         values[4 * piece + 2] = four.z;
@@ -114,8 +97,8 @@ __device__ inline void multiply_column(const SliceTiles<Tiling>& tiles,
                                        const ThreadPlace<Tiling>& place, int kk,
                                        float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols]) {
     float a_values[Tiling::kThreadRows], b_values[Tiling::kThreadCols];
-    load_fragment<Tiling::kThreadRows, Tiling::kRowStride, false>(tiles.a[kk], place.row, a_values);
-    load_fragment<Tiling::kThreadCols, Tiling::kColStride, true>(tiles.b[kk], place.col, b_values);
+    load_fragment<Tiling::kThreadRows, Tiling::kRowStride>(tiles.a[kk], place.row, a_values);
+    load_fragment<Tiling::kThreadCols, Tiling::kColStride>(tiles.b[kk], place.col, b_values);
 #pragma unroll
     for (int i = 0; i < Tiling::kThreadRows; ++i) {
 #pragma unroll

@@ -7,7 +7,6 @@
 #include <hip/hip_runtime.h>
 
 #include <cstddef>
-#include <cstdint>
 
 #include "common/float4_access.hpp"
 #include "main_loop.hpp"
@@ -40,96 +39,51 @@ __device__ inline void store_block(float* __restrict__ c, int m, int n, int bloc
 }
 
 // [scalar store]
-// The same where float4 cannot write C's rows as the thread tiles lie. Written as they are, a
-// warp's scalar stores would put 4-byte values 16 bytes apart, a quarter of each 32-byte sector per
-// store, four times over. Instead the block passes its tile through shared memory (`staging`: the
-// K-slice buffers, free once the loop is done), kPass rows of each thread tile at a time: for each,
-// kRows = kBlockRows / kThreadRows rows of the block tile, one per row of lanes of each warp. Each
-// staged row starts `shift` floats into its line of shared memory, as far as its first column lies
-// past a 16-byte boundary of C, so that shared memory and C line up in float4: consecutive threads
-// then copy consecutive float4 into C, and only the few floats at each end of a row go one by one.
+// The same where float4 cannot write C's rows. Written as they are, a warp's scalar stores would
+// put 4-byte values 16 bytes apart, a quarter of each 32-byte sector per store, four times over.
+// Instead the block passes its tile through shared memory (`staging`: the K-slice buffers, free
+// once the loop is done), one row of each thread tile at a time: kRows = kBlockRows / kThreadRows
+// rows of the block tile, one per row of lanes of each warp. Then consecutive threads write
+// consecutive columns of those rows.
 template <class Tiling>
 __device__ inline void store_block_scalar(
     float* __restrict__ c, int m, int n, int block_row, int block_col,
     const ThreadPlace<Tiling>& place, const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
     float* staging) {
     constexpr int kRows = Tiling::kBlockRows / Tiling::kThreadRows;
-    constexpr int kLine = Tiling::kBlockCols + 4;   // a staged row and room for its shift
-    constexpr int kFours = Tiling::kBlockCols / 4;  // float4 of C a staged row covers, but its tail
-    // Rows of the thread tile staged at once: as many as the K-slice buffers hold (1, 2, 4 or 8,
-    // at most the thread tile's rows), so that fewer barriers part them.
-    constexpr int kFit =
-        static_cast<int>(2 * sizeof(SliceTiles<Tiling>) / (kRows * kLine * sizeof(float)));
-    constexpr int kPass = kFit >= Tiling::kThreadRows ? Tiling::kThreadRows
-                          : kFit >= 4                 ? 4
-                          : kFit >= 2                 ? 2
-                                                      : 1;
-    constexpr int kSlots = kPass * kRows * kFours;
-    constexpr int kSteps = (kSlots + Tiling::kThreads - 1) / Tiling::kThreads;  // of the copy loop
+    constexpr int kFloats = kRows * Tiling::kBlockCols;
+    constexpr int kSteps = (kFloats + Tiling::kThreads - 1) / Tiling::kThreads;  // of the copy loop
     constexpr int kUnroll = Tiling::kStoreByFours ? 4 : kSteps;
-    static_assert(kPass * kRows * kLine * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
+    static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
                   "the staged rows must fit in the K-slice buffers");
-    // Row `staged` of pass `first`, in the block tile: its warp's place down the block, its row of
-    // lanes, the thread-tile row.
-    const auto tile_row = [](int staged, int first) {
-        const int i = first + staged / kRows;
-        const int lanes = staged % kRows;
-        return lanes / Tiling::kLaneRows * Tiling::kWarpRows + 4 * (lanes % Tiling::kLaneRows) +
-               i / 4 * Tiling::kRowStride + i % 4;
-    };
-    // How many floats row `row` of C starts, at column block_col, past a 16-byte boundary.
-    const auto shift_of = [&](int row) {
-        return static_cast<int>(((reinterpret_cast<std::uintptr_t>(c) >> 2) +
-                                 static_cast<std::size_t>(row) * n + block_col) &
-                                3);
-    };
-    const int cols = n - block_col;  // of C from block_col on; more than the tile has, at times
     // This thread's staged row: its warp's place down the block, then its row of lanes.
     const int mine =
         place.row / Tiling::kWarpRows * Tiling::kLaneRows + place.row % Tiling::kWarpRows / 4;
 #pragma unroll
-    for (int first = 0; first < Tiling::kThreadRows; first += kPass) {
-        __syncthreads();  // nobody still reads the buffers (the last K-slice, the last rows)
+    for (int piece_row = 0; piece_row < Tiling::kPieceRows; ++piece_row) {
 #pragma unroll
-        for (int p = 0; p < kPass; ++p) {
-            const int i = first + p;
-            const int row = block_row + place.row + i / 4 * Tiling::kRowStride + i % 4;
-            float* line = staging + (p * kRows + mine) * kLine + shift_of(row) + place.col;
+        for (int r = 0; r < 4; ++r) {
+            const int i = 4 * piece_row + r;
+            __syncthreads();  // nobody still reads the buffers (the last K-slice, the last rows)
 #pragma unroll
-            for (int j = 0; j < Tiling::kThreadCols; ++j)
-                line[j / 4 * Tiling::kColStride + j % 4] = sum[i][j];
-        }
-        __syncthreads();
-#pragma unroll kUnroll
-        for (int e0 = 0; e0 < kSlots; e0 += Tiling::kThreads) {
-            const int e = e0 + threadIdx.x;
-            const int staged = e / kFours;
-            const int row = block_row + tile_row(staged, first);
-            if ((kSlots % Tiling::kThreads == 0 || e < kSlots) && row < m) {
-                // C's float4 at [at, at + 4): columns at - shift.. of the block.
-                const int shift = shift_of(row);
-                const int at = 4 * (e % kFours);
-                const float* from = staging + staged * kLine + at;
-                float* to = c + static_cast<std::size_t>(row) * n + block_col - shift + at;
-                if (at >= shift && at + 4 - shift <= cols) {
-                    *reinterpret_cast<float4*>(to) = *reinterpret_cast<const float4*>(from);
-                } else {
-#pragma unroll
-                    for (int q = 0; q < 4; ++q) {
-                        if (at + q >= shift && at + q - shift < cols)
-                            to[q] = from[q];
-                    }
-                }
+            for (int piece_col = 0; piece_col < Tiling::kPieceCols; ++piece_col) {
+                const int j = 4 * piece_col;
+                *reinterpret_cast<float4*>(staging + mine * Tiling::kBlockCols + place.col +
+                                           piece_col * Tiling::kColStride) =
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
             }
-        }
-        // Each staged row's tail: the `shift` floats past its last whole float4.
-        for (int staged = threadIdx.x; staged < kPass * kRows; staged += Tiling::kThreads) {
-            const int row = block_row + tile_row(staged, first);
-            const int shift = shift_of(row);
-            const int at = Tiling::kBlockCols;
-            for (int q = 0; q < shift && at + q - shift < cols && row < m; ++q)
-                c[static_cast<std::size_t>(row) * n + block_col - shift + at + q] =
-                    staging[staged * kLine + at + q];
+            __syncthreads();
+#pragma unroll kUnroll
+            for (int first = 0; first < kFloats; first += Tiling::kThreads) {
+                const int e = first + threadIdx.x;
+                const int staged = e / Tiling::kBlockCols;
+                const int row = block_row + staged / Tiling::kLaneRows * Tiling::kWarpRows +
+                                4 * (staged % Tiling::kLaneRows) + piece_row * Tiling::kRowStride +
+                                r;
+                const int col = block_col + e % Tiling::kBlockCols;
+                if ((kFloats % Tiling::kThreads == 0 || e < kFloats) && row < m && col < n)
+                    c[static_cast<std::size_t>(row) * n + col] = staging[e];
+            }
         }
     }
     __syncthreads();  // the buffers are free again for whatever comes next

@@ -2,6 +2,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include "common/rounding.hpp"
 #include "split_k_kernels.hpp"
 #include "tiling.hpp"
 #include "warp_tiled_gemm.hpp"
@@ -27,8 +28,9 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                      plan_stream_k(m, n, k, size, config.workers),
                      nullptr,
                      nullptr,
-                     step06::float4_path(a, b, c, n, k)};
-    // With K whole the blocks write C; split, each range writes a partial tile of m x n.
+                     step06::float4_path(a, b, c, n, k),
+                     tutorial::round_up(n, 4)};
+    // With K whole the blocks write C; split, each range a partial tile, rows padded to 4 floats.
     const bool writes_c = job.split.count == 1;
     step06::with_tiling(config.tile, [&](auto tiling) {
         using Tiling = decltype(tiling);

@@ -22,7 +22,7 @@
 namespace step07 {
 
 /// What one launch of the kernels needs: the operands as the kernels read them, and the plans.
-/// `out` is C (n = C's width), or split-K's partial tiles (n = their row pitch).
+/// `out` is C (n = C's width), or split-K's partial tiles, rows `pitch` floats apart.
 struct Launch {
     const float* a;
     const float* b;
@@ -35,6 +35,7 @@ struct Launch {
     float* stream_k_partials;  ///< stream-K's partial tiles, two per worker
     int* arrivals;             ///< stream-K's counts: zeros, one per shared tile
     Float4 float4;             ///< which of A, B and `out` are read or written with float4
+    int pitch;                 ///< partial tiles' row pitch: n, or n rounded up to 4 (float4 rows)
 };
 
 /// The number of whole tiles, as the kernels take it: an int, which every tile of C must fit.
@@ -70,7 +71,7 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
     const dim3 blocks(tiles_across, tutorial::ceil_div(first_tile, tiles_across), l.split.count);
     hipLaunchKernelGGL((split_k_kernel<Tiling, kFloat4>), blocks, dim3(Tiling::kThreads),
                        step06::shared_bytes<Tiling>(), stream, l.a, l.b, l.out, l.m, l.n, l.k,
-                       l.split.depth, first_tile);
+                       l.split.depth, first_tile, l.pitch);
     HIP_CHECK_LAUNCH();
 }
 // [launch tiles]
@@ -82,11 +83,11 @@ void launch_tiles(const Launch& l, hipStream_t stream) {
 }
 
 /// Floats of workspace that launch_with_partials() needs for `job` on tiles of `rows` x `cols`:
-/// the kernel's split.count partial tiles of m x job.n (none when it writes C itself), then
+/// the kernel's split.count partial tiles of m x job.pitch (none when it writes C itself), then
 /// stream-K's two partial tiles per worker.
 inline std::size_t partial_floats(const Launch& job, bool writes_c, int rows, int cols) {
     const std::size_t split_tiles =
-        writes_c ? 0 : static_cast<std::size_t>(job.m) * job.n * job.split.count;
+        writes_c ? 0 : static_cast<std::size_t>(job.m) * job.pitch * job.split.count;
     return split_tiles + 2 * static_cast<std::size_t>(job.plan.workers) * rows * cols;
 }
 
@@ -104,7 +105,7 @@ void launch_with_partials(Launch job, bool writes_c, float* c, int n, float* wor
     job.arrivals = arrivals;
     launch_tiles(job);
     if (!writes_c)
-        reduce_splits(job.out, job.n, job.split.count, c, job.m, n, stream);
+        reduce_splits(job.out, job.pitch, job.split.count, c, job.m, n, stream);
 }
 // [with partials]
 

@@ -56,8 +56,9 @@ Packing parse_packing(const std::string& text);
 void check_config(const Config& config);
 
 /// Multiply-adds per float that packing moves, at least, before packing pays (see worth_packing();
-/// measured on an H200, the notes page).
-constexpr double kPackMinIntensity = 400.0;
+/// measured on an H100, whose break-even lies between 613 and 682; an H200's, with more memory
+/// bandwidth, is near 400: the notes page).
+constexpr double kPackMinIntensity = 650.0;
 
 /// Whether an m x n x k multiply that cannot use float4 as its operands are should copy B into
 /// padded rows first: packing reads and writes about k n + m n floats (B, and C on its way out),

@@ -82,6 +82,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const bool pack = packs(config, m, n, k, path);
     // The kernel reads A and B' (k x n'): B itself or, packed, a copy padded to n', n rounded up to
     // 4. A stays where it is: read element by element when k is odd, it costs little (the notes).
+    // Split-K's partial tiles: rows of n rounded up to 4, which float4 writes; n' apart from the
+    // tiles that stream an operand.
     const int n_read = pack ? tutorial::round_up(n, 4) : n;
     const step06::TileSize size = tile_size(config.tile);
     const step07::Launch job{a,
@@ -94,7 +96,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
                              step07::plan_stream_k(m, n_read, k, size, config.workers),
                              nullptr,
                              nullptr,
-                             pack ? packed_path(a, k) : path};
+                             pack ? packed_path(a, k) : path,
+                             streams_operand(config.tile) ? n_read : tutorial::round_up(n, 4)};
     // With K whole the kernel writes C itself, except when it reads packed copies and float4
     // cannot write C: then it writes an m x n' C' with float4 and the reduction copies C' into C,
     // which the H100 does faster than the kernel's scalar stores.

@@ -76,22 +76,24 @@ TEST(Step08Names, PackingRoundTripsAndNamesTheAllowedOnes) {
 }
 
 TEST(Step08Packing, WorthItWorkedOutByHand) {
-    ASSERT_EQ(step08::kPackMinIntensity, 400.0) << "the cases below are worked out for 400";
+    ASSERT_EQ(step08::kPackMinIntensity, 650.0) << "the cases below are worked out for 650";
     // Packing moves B and C, (k + m) n floats, for m n k multiply-adds: m k / (m + k) per float.
-    // A cube of side s: s / 2, so it packs from s = 800 on.
-    EXPECT_TRUE(step08::worth_packing(800, 800, 800));
-    EXPECT_FALSE(step08::worth_packing(799, 799, 799));
-    EXPECT_TRUE(step08::worth_packing(4097, 4097, 4097));  // 2048.5 per float
-    EXPECT_TRUE(step08::worth_packing(1000, 1001, 1000));  // 500
-    EXPECT_TRUE(step08::worth_packing(1023, 1025, 1027));  // 512.5
-    EXPECT_FALSE(step08::worth_packing(333, 4444, 2222));  // 289.6
-    EXPECT_FALSE(step08::worth_packing(777, 5555, 333));   // 233.1
+    // A cube of side s: s / 2, so it packs from s = 1300 on.
+    EXPECT_TRUE(step08::worth_packing(1300, 1300, 1300));
+    EXPECT_FALSE(step08::worth_packing(1299, 1299, 1299));
+    EXPECT_TRUE(step08::worth_packing(4097, 4097, 4097));   // 2048.5 per float
+    EXPECT_TRUE(step08::worth_packing(3075, 3073, 3077));   // 1538
+    EXPECT_TRUE(step08::worth_packing(1000, 1001, 6000));   // 857
+    EXPECT_FALSE(step08::worth_packing(1023, 1025, 1027));  // 512.5
+    EXPECT_FALSE(step08::worth_packing(2152, 3910, 751));   // 556.7
+    EXPECT_FALSE(step08::worth_packing(777, 5555, 333));    // 233.1
     // n does not count: a wide or a narrow B gives the same measure.
-    EXPECT_TRUE(step08::worth_packing(1000, 3, 1000));
-    EXPECT_TRUE(step08::worth_packing(1000, 30001, 1000));
-    // Fewer than 400 rows never pack, however big B is: 128 x 8191 gives 126 per float.
+    EXPECT_TRUE(step08::worth_packing(2000, 3, 2000));
+    EXPECT_TRUE(step08::worth_packing(2000, 30001, 2000));
+    EXPECT_FALSE(step08::worth_packing(1200, 30001, 1200));
+    // Fewer than 650 rows never pack, however big B is: 128 x 8191 gives 126 per float.
     EXPECT_FALSE(step08::worth_packing(128, 8191, 8191));
-    EXPECT_FALSE(step08::worth_packing(399, 100000, 1000000));
+    EXPECT_FALSE(step08::worth_packing(649, 100000, 1000000));
     // A dot product moves both vectors for as many multiply-adds: never.
     EXPECT_FALSE(step08::worth_packing(1, 1, 5001));
     // The largest sizes do not overflow the count.

@@ -82,8 +82,8 @@ void gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStre
     const bool pack = packs(config, m, n, k, path);
     // The kernel reads A and B' (k x n'): B itself or, packed, a copy padded to n', n rounded up to
     // 4. A stays where it is: read element by element when k is odd, it costs little (the notes).
-    // Split-K's partial tiles: rows of n rounded up to 4, which float4 writes; n' apart from the
-    // tiles that stream an operand.
+    // Split-K's partial tiles take rows of n rounded up to 4, which float4 writes; the tiles that
+    // stream an operand write theirs n' apart.
     const int n_read = pack ? tutorial::round_up(n, 4) : n;
     const step06::TileSize size = tile_size(config.tile);
     const step07::Launch job{a,

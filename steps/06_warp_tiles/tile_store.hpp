@@ -38,52 +38,76 @@ __device__ inline void store_block(float* __restrict__ c, int m, int n, int bloc
     }
 }
 
+// [staged rows sync]
+// Orders one warp's accesses to the staged rows it alone writes and reads. On NVIDIA GPUs the
+// warp's own barrier does that, and the block's other warps go on meanwhile; other routes keep the
+// block's barrier (an AMD wavefront of 64 lanes holds two of these 32-lane warps, and the CPU runs
+// a block's threads one after another between barriers).
+__device__ inline void sync_staged_rows() {
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#else
+    __syncthreads();
+#endif
+}
+// [staged rows sync]
+
 // [scalar store]
 // The same where float4 cannot write C's rows. Written as they are, a warp's scalar stores would
 // put 4-byte values 16 bytes apart, a quarter of each 32-byte sector per store, four times over.
-// Instead the block passes its tile through shared memory (`staging`: the K-slice buffers, free
-// once the loop is done), one row of each thread tile at a time: kRows = kBlockRows / kThreadRows
-// rows of the block tile, one per row of lanes of each warp. Then consecutive threads write
-// consecutive columns of those rows.
+// Instead each warp passes its tile through shared memory (`staging`: the K-slice buffers, free
+// once the loop is done), one row of each thread tile at a time: kLaneRows rows of its warp tile,
+// one per row of lanes. Then its consecutive lanes write consecutive columns of those rows. A warp
+// reads back only what it wrote, so after the block's first barrier the warps need not wait for
+// one another: sync_staged_rows() orders one warp's writes and reads.
 template <class Tiling>
 __device__ inline void store_block_scalar(
     float* __restrict__ c, int m, int n, int block_row, int block_col,
     const ThreadPlace<Tiling>& place, const float (&sum)[Tiling::kThreadRows][Tiling::kThreadCols],
     float* staging) {
-    constexpr int kRows = Tiling::kBlockRows / Tiling::kThreadRows;
-    constexpr int kFloats = kRows * Tiling::kBlockCols;
-    constexpr int kSteps = (kFloats + Tiling::kThreads - 1) / Tiling::kThreads;  // of the copy loop
+    constexpr int kFloats = Tiling::kLaneRows * Tiling::kWarpCols;  // one warp's staged rows
+    constexpr int kSteps = kFloats / 32;                            // of its copy loop
     constexpr int kUnroll = Tiling::kStoreByFours ? 4 : kSteps;
-    static_assert(kFloats * sizeof(float) <= 2 * sizeof(SliceTiles<Tiling>),
+    static_assert(kSteps * 32 == kFloats, "a warp's staged rows must be whole lanes' worth");
+    static_assert(Tiling::kWarpsDown * Tiling::kLaneRows * Tiling::kBlockCols * sizeof(float) <=
+                      2 * sizeof(SliceTiles<Tiling>),
                   "the staged rows must fit in the K-slice buffers");
-    // This thread's staged row: its warp's place down the block, then its row of lanes.
-    const int mine =
-        place.row / Tiling::kWarpRows * Tiling::kLaneRows + place.row % Tiling::kWarpRows / 4;
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    // This warp's staged rows start at its place down the block; its columns at its place across.
+    const int warp_row = warp / Tiling::kWarpsAcross * Tiling::kWarpRows;
+    const int warp_col = warp % Tiling::kWarpsAcross * Tiling::kWarpCols;
+    float* const rows =
+        staging + warp_row / Tiling::kWarpRows * Tiling::kLaneRows * Tiling::kBlockCols;
+    // This thread's staged row: its row of lanes.
+    const int mine = place.row % Tiling::kWarpRows / 4;
+    __syncthreads();  // nobody still reads the buffers (the last K-slice)
 #pragma unroll
     for (int piece_row = 0; piece_row < Tiling::kPieceRows; ++piece_row) {
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
             const int i = 4 * piece_row + r;
-            __syncthreads();  // nobody still reads the buffers (the last K-slice, the last rows)
 #pragma unroll
             for (int piece_col = 0; piece_col < Tiling::kPieceCols; ++piece_col) {
                 const int j = 4 * piece_col;
-                *reinterpret_cast<float4*>(staging + mine * Tiling::kBlockCols + place.col +
+                *reinterpret_cast<float4*>(rows + mine * Tiling::kBlockCols + place.col +
                                            piece_col * Tiling::kColStride) =
                     make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
             }
-            __syncthreads();
+            sync_staged_rows();
 #pragma unroll kUnroll
-            for (int first = 0; first < kFloats; first += Tiling::kThreads) {
-                const int e = first + threadIdx.x;
-                const int staged = e / Tiling::kBlockCols;
-                const int row = block_row + staged / Tiling::kLaneRows * Tiling::kWarpRows +
-                                4 * (staged % Tiling::kLaneRows) + piece_row * Tiling::kRowStride +
-                                r;
-                const int col = block_col + e % Tiling::kBlockCols;
-                if ((kFloats % Tiling::kThreads == 0 || e < kFloats) && row < m && col < n)
-                    c[static_cast<std::size_t>(row) * n + col] = staging[e];
+            for (int step = 0; step < kSteps; ++step) {
+                const int e = step * 32 + lane;
+                const int staged = e / Tiling::kWarpCols;
+                const int col_in_warp = e % Tiling::kWarpCols;
+                const int row =
+                    block_row + warp_row + 4 * staged + piece_row * Tiling::kRowStride + r;
+                const int col = block_col + warp_col + col_in_warp;
+                if (row < m && col < n)
+                    c[static_cast<std::size_t>(row) * n + col] =
+                        rows[staged * Tiling::kBlockCols + warp_col + col_in_warp];
             }
+            sync_staged_rows();  // read before the next row overwrites them
         }
     }
     __syncthreads();  // the buffers are free again for whatever comes next

@@ -75,10 +75,10 @@ __device__ inline void store_block_scalar(
     const int warp = threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     // This warp's staged rows start at its place down the block; its columns at its place across.
-    const int warp_row = warp / Tiling::kWarpsAcross * Tiling::kWarpRows;
+    const int warp_down = warp / Tiling::kWarpsAcross;
+    const int warp_row = warp_down * Tiling::kWarpRows;
     const int warp_col = warp % Tiling::kWarpsAcross * Tiling::kWarpCols;
-    float* const rows =
-        staging + warp_row / Tiling::kWarpRows * Tiling::kLaneRows * Tiling::kBlockCols;
+    float* const rows = staging + warp_down * Tiling::kLaneRows * Tiling::kBlockCols;
     // This thread's staged row: its row of lanes.
     const int mine = place.row % Tiling::kWarpRows / 4;
     __syncthreads();  // nobody still reads the buffers (the last K-slice)
